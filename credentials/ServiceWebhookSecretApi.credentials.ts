@@ -1,0 +1,60 @@
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialType,
+	IHttpRequestOptions,
+	Icon,
+	INodeProperties,
+} from 'n8n-workflow';
+
+import { signRequest } from '../nodes/shared/signRequest';
+
+/**
+ * One automation's webhook: where to POST and the secret that signs each request. The secret is
+ * used only inside `authenticate`; it is never sent.
+ */
+export class ServiceWebhookSecretApi implements ICredentialType {
+	name = 'serviceWebhookSecretApi';
+
+	// The name admins know from the product; it is a signing secret, not an API key.
+	// eslint-disable-next-line n8n-nodes-base/cred-class-field-display-name-missing-api
+	displayName = 'Service Webhook Secret';
+
+	icon: Icon = {
+		light: 'file:../nodes/TriggerAutomation/triggerAutomation.svg',
+		dark: 'file:../nodes/TriggerAutomation/triggerAutomation.dark.svg',
+	};
+
+	documentationUrl =
+		'https://github.com/automation-service/n8n-nodes-automation-service#credential-service-webhook-secret';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Webhook URL',
+			name: 'webhookUrl',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: 'https://example.com/webhooks/cloud/your-automation-id',
+			description:
+				'The URL from the automation\'s Webhook details, of the form {base_url}/webhooks/cloud/&lt;automation_id&gt;. In the desktop app: create the automation, choose Webhook as trigger type, save it, open the menu on the automation card and choose Webhook details.',
+		},
+		{
+			displayName: 'Signing Secret',
+			name: 'signingSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			required: true,
+			default: '',
+			description:
+				'The signing secret shown with the webhook URL in the automation\'s Webhook details. It signs every request and is never sent. Paste it without surrounding spaces.',
+		},
+	];
+
+	// Signs the exact body bytes with a fresh timestamp each time n8n calls it (each attempt).
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		return signRequest(credentials, requestOptions);
+	}
+}

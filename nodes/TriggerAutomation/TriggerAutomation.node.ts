@@ -1,0 +1,56 @@
+import type {
+	ICredentialTestFunctions,
+	ICredentialsDecrypted,
+	IExecuteFunctions,
+	INodeCredentialTestResult,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { checkCredential } from '../shared/checkCredential';
+import { nodeProperties } from './description';
+import { triggerAutomations } from './execute';
+
+export class TriggerAutomation implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Trigger Automation',
+		name: 'triggerAutomation',
+		icon: { light: 'file:triggerAutomation.svg', dark: 'file:triggerAutomation.dark.svg' },
+		group: ['output'],
+		version: [1],
+		subtitle: '={{"Context: " + $parameter["contextMode"]}}',
+		description:
+			'Start a run of an Automation Service automation through its signed webhook, with a message for its AI and optional context',
+		defaults: {
+			name: 'Trigger Automation',
+		},
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [
+			{
+				name: 'serviceWebhookSecretApi',
+				required: true,
+				testedBy: 'serviceWebhookSecretApiTest',
+			},
+		],
+		properties: nodeProperties,
+	};
+
+	methods = {
+		credentialTest: {
+			async serviceWebhookSecretApiTest(
+				this: ICredentialTestFunctions,
+				credential: ICredentialsDecrypted,
+			): Promise<INodeCredentialTestResult> {
+				return checkCredential(credential.data ?? {});
+			},
+		},
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await triggerAutomations.call(this);
+	}
+}

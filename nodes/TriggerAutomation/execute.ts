@@ -1,0 +1,240 @@
+/**
+ * One item's way through the node: parameters → body text → (credential signs) → bytes sent →
+ * response item, with batching across items and a per-item answer for every failure.
+ */
+import type {
+	AssignmentCollectionValue,
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestOptions,
+	INodeExecutionData,
+	JsonObject,
+} from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+
+import { SIGNATURE_HEADER, parseSignatureHeader } from '../shared/signature';
+import type { WebhookTarget } from '../shared/webhookUrl';
+import { parseWebhookUrl } from '../shared/webhookUrl';
+import type { ContextMode } from './description';
+import { DEFAULTS } from './description';
+import type { Failure } from './failures';
+import { failureFromError, failureFromResponse } from './failures';
+import {
+	InputError,
+	contextFromFields,
+	contextFromJson,
+	messageText,
+	serializeBody,
+} from './requestBody';
+import type { RawResponse } from './response';
+import { outputJson } from './response';
+
+export const CREDENTIAL_TYPE = 'serviceWebhookSecretApi';
+
+interface NodeOptions {
+	batchSize: number;
+	batchIntervalMs: number;
+	timeoutMs: number;
+	includeHeaders: boolean;
+	ignoreSsl: boolean;
+	retries: number;
+}
+
+function readOptions(ctx: IExecuteFunctions, itemCount: number): NodeOptions {
+	const options = ctx.getNodeParameter('options', 0, {}) as IDataObject;
+	const batch = (options.batching as IDataObject | undefined)?.batch as IDataObject | undefined;
+	// Without Batching, one request at a time: runs are created in item order.
+	let batchSize = batch ? Number(batch.batchSize ?? DEFAULTS.batchSize) : 1;
+	if (batchSize === -1 || batchSize > itemCount) batchSize = Math.max(itemCount, 1);
+	return {
+		batchSize: Math.max(1, Math.floor(batchSize)),
+		batchIntervalMs: batch ? Math.max(0, Number(batch.batchInterval ?? DEFAULTS.batchIntervalMs)) : 0,
+		timeoutMs: Number(options.timeout ?? DEFAULTS.timeoutMs),
+		includeHeaders: options.fullResponse === true,
+		ignoreSsl: options.allowUnauthorizedCerts === true,
+		retries: Math.max(0, Math.floor(Number(options.retries ?? 0))),
+	};
+}
+
+/** Parameters of one item → the exact bytes to sign and send. */
+function bodyForItem(ctx: IExecuteFunctions, itemIndex: number): Buffer {
+	const message = messageText(ctx.getNodeParameter('message', itemIndex));
+	const mode = ctx.getNodeParameter('contextMode', itemIndex, 'none') as ContextMode;
+	let context: IDataObject | undefined;
+	if (mode === 'allFields') {
+		context = ctx.getInputData()[itemIndex].json;
+	} else if (mode === 'selectedFields') {
+		const fields = ctx.getNodeParameter('contextFields', itemIndex, {}) as AssignmentCollectionValue;
+		context = contextFromFields(fields.assignments);
+	} else if (mode === 'json') {
+		context = contextFromJson(ctx.getNodeParameter('contextJson', itemIndex));
+	}
+	return Buffer.from(serializeBody(message, context), 'utf8');
+}
+
+class ItemFailure extends Error {
+	constructor(readonly failure: Failure) {
+		super(failure.message);
+	}
+}
+
+/** The `t` the credential put into the header it added to these options, if it got that far. */
+function signatureTimestampOf(request: IHttpRequestOptions): number | undefined {
+	const header = request.headers?.[SIGNATURE_HEADER];
+	if (typeof header !== 'string') return undefined;
+	try {
+		return parseSignatureHeader(header).timestamp;
+	} catch {
+		return undefined;
+	}
+}
+
+function retryDelayMs(failure: Failure, attempt: number): number | undefined {
+	const delay = failure.retryAfterMs ?? 500 * 2 ** attempt;
+	return delay <= DEFAULTS.maxRetryWaitMs ? delay : undefined;
+}
+
+async function triggerItem(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	target: WebhookTarget,
+	options: NodeOptions,
+): Promise<IDataObject> {
+	const body = bodyForItem(ctx, itemIndex);
+	const facts = {
+		url: target.url,
+		automationId: target.automationId,
+		bodyBytes: body.length,
+		timeoutMs: options.timeoutMs,
+	};
+	for (let attempt = 0; ; attempt++) {
+		// Fresh options per attempt: the credential signs them with a fresh timestamp.
+		const request: IHttpRequestOptions = {
+			method: 'POST',
+			url: target.url,
+			body,
+			headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/plain, */*' },
+			encoding: 'arraybuffer',
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			disableFollowRedirect: true,
+			sendCredentialsOnCrossOriginRedirect: false,
+			timeout: options.timeoutMs,
+			skipSslCertificateValidation: options.ignoreSsl,
+		};
+		let failure: Failure | undefined;
+		let response: RawResponse | undefined;
+		try {
+			const raw = (await ctx.helpers.httpRequestWithAuthentication.call(
+				ctx,
+				CREDENTIAL_TYPE,
+				request,
+			)) as RawResponse;
+			response = { ...raw, body: Buffer.from(raw.body ?? '') };
+		} catch (error) {
+			failure = failureFromError(error, facts);
+		}
+		const signatureTimestamp = signatureTimestampOf(request);
+		if (response) {
+			failure = failureFromResponse(response, { ...facts, signatureTimestamp });
+			if (!failure && signatureTimestamp !== undefined) {
+				return outputJson(
+					{ automationId: target.automationId, signatureTimestamp },
+					response,
+					options.includeHeaders,
+				);
+			}
+		}
+		failure ??= {
+			kind: 'input',
+			retryable: false,
+			message: 'The credential did not sign the request',
+			description: 'Select a Service Webhook Secret credential for this node.',
+		};
+		const delay = retryDelayMs(failure, attempt);
+		const cancelled = ctx.getExecutionCancelSignal()?.aborted === true;
+		if (!failure.retryable || attempt >= options.retries || delay === undefined || cancelled) {
+			throw new ItemFailure(failure);
+		}
+		await sleep(delay);
+	}
+}
+
+function toNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number) {
+	if (error instanceof ItemFailure) {
+		const { kind, message, description, httpCode } = error.failure;
+		if (kind === 'input') {
+			return new NodeOperationError(ctx.getNode(), message, { description, itemIndex });
+		}
+		// Built from our own plain values only: no request options, headers or client error inside.
+		return new NodeApiError(ctx.getNode(), { message, httpCode: httpCode ?? null } as JsonObject, {
+			message,
+			description,
+			httpCode,
+			itemIndex,
+		});
+	}
+	if (error instanceof InputError) {
+		return new NodeOperationError(ctx.getNode(), error.message, {
+			description: error.description,
+			itemIndex,
+		});
+	}
+	// Expression errors and the like come from n8n itself and already say what is wrong.
+	const message = error instanceof Error ? error.message : String(error);
+	return new NodeOperationError(ctx.getNode(), message, { itemIndex });
+}
+
+function errorItem(error: NodeApiError | NodeOperationError, itemIndex: number): INodeExecutionData {
+	const json: IDataObject = { error: error.message };
+	if (error.description) json.description = error.description;
+	if (error instanceof NodeApiError && error.httpCode) json.httpCode = error.httpCode;
+	return { json, error, pairedItem: { item: itemIndex } };
+}
+
+export async function triggerAutomations(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const items = this.getInputData();
+	const options = readOptions(this, items.length);
+	const results: INodeExecutionData[] = [];
+
+	let target: WebhookTarget | undefined;
+	let targetError: unknown;
+	try {
+		const credentials = await this.getCredentials(CREDENTIAL_TYPE);
+		target = parseWebhookUrl(credentials.webhookUrl);
+	} catch (error) {
+		targetError = error instanceof Error ? new InputError(error.message) : error;
+	}
+
+	for (let start = 0; start < items.length; start += options.batchSize) {
+		if (start > 0 && options.batchIntervalMs > 0) await sleep(options.batchIntervalMs);
+		if (this.getExecutionCancelSignal()?.aborted) {
+			throw new NodeOperationError(this.getNode(), 'The execution was cancelled', {
+				description: `Items ${start} and later were not sent.`,
+			});
+		}
+		const indexes = Array.from(
+			{ length: Math.min(options.batchSize, items.length - start) },
+			(_, offset) => start + offset,
+		);
+		const settled = await Promise.all(
+			indexes.map(async (itemIndex) => {
+				try {
+					if (!target) throw targetError;
+					return { itemIndex, json: await triggerItem(this, itemIndex, target, options) };
+				} catch (error) {
+					return { itemIndex, error: toNodeError(this, error, itemIndex) };
+				}
+			}),
+		);
+		for (const outcome of settled) {
+			if (outcome.error) {
+				if (!this.continueOnFail()) throw outcome.error;
+				results.push(errorItem(outcome.error, outcome.itemIndex));
+			} else {
+				results.push({ json: outcome.json, pairedItem: { item: outcome.itemIndex } });
+			}
+		}
+	}
+	return [results];
+}

@@ -1,0 +1,148 @@
+/* eslint-disable @n8n/community-nodes/require-node-api-error -- execute.ts turns every InputError
+   into a NodeOperationError with its itemIndex; these functions have no node to pass. */
+/**
+ * Parameters → body text. Pure functions over values n8n has already resolved, so every rule about
+ * what may be sent is checked here, before anything is signed.
+ */
+import type { AssignmentValue, FieldType, IDataObject } from 'n8n-workflow';
+import { validateFieldType } from 'n8n-workflow';
+
+/** A problem with the item's data or the node's parameters; the message says how to fix it. */
+export class InputError extends Error {
+	constructor(
+		message: string,
+		readonly description?: string,
+	) {
+		super(message);
+		this.name = 'InputError';
+	}
+}
+
+function kindOf(value: unknown): string {
+	if (value === null) return 'null';
+	if (Array.isArray(value)) return 'an array';
+	return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+/** data.message: text as typed; numbers and booleans become text, anything else is refused. */
+export function messageText(value: unknown): string {
+	if (typeof value === 'string') {
+		if (value.trim() === '') {
+			throw new InputError(
+				'The message is empty',
+				'Type the instruction for the AI in Message, or check that its expression gives text for this item.',
+			);
+		}
+		return value;
+	}
+	if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'boolean') {
+		return String(value);
+	}
+	if (typeof value === 'bigint') return value.toString();
+	if (value === null || value === undefined) {
+		throw new InputError(
+			`The message is empty: its expression gave ${value === null ? 'null' : 'undefined'}`,
+			'Check that the field used in Message exists on this item.',
+		);
+	}
+	throw new InputError(
+		`The message must be text, but its expression gave ${typeof value === 'number' ? String(value) : kindOf(value)}`,
+		'Pick a text field, or turn the value into text, e.g. {{ JSON.stringify($json.order) }}.',
+	);
+}
+
+function isPlainObject(value: unknown): value is IDataObject {
+	if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+	const proto = Object.getPrototypeOf(value) as unknown;
+	return proto === Object.prototype || proto === null;
+}
+
+/** Context → JSON: a JSON object, or text holding one. */
+export function contextFromJson(value: unknown): IDataObject {
+	let parsed = value;
+	if (typeof value === 'string') {
+		if (value.trim() === '') {
+			throw new InputError(
+				'Context (JSON) is empty',
+				'Write a JSON object such as {"orderId": 42}, or set Context to None.',
+			);
+		}
+		try {
+			parsed = JSON.parse(value) as unknown;
+		} catch (error) {
+			throw new InputError(
+				`Context (JSON) is not valid JSON: ${(error as Error).message}`,
+				'Check quotes, commas and brackets. Text from expressions must be quoted, e.g. "name": "{{ $json.name }}".',
+			);
+		}
+	}
+	if (!isPlainObject(parsed)) {
+		throw new InputError(
+			`Context (JSON) must be a JSON object, but it is ${kindOf(parsed)}`,
+			'Wrap the value in an object, e.g. {"items": [...]}.',
+		);
+	}
+	return parsed;
+}
+
+const FIELD_TYPES = new Set(['string', 'number', 'boolean', 'array', 'object']);
+
+/** Context → Selected Fields: named, typed values as the Edit Fields node sets them. */
+export function contextFromFields(assignments: AssignmentValue[] | undefined): IDataObject {
+	const context: IDataObject = {};
+	const seen = new Set<string>();
+	(assignments ?? []).forEach((field, index) => {
+		const name = typeof field.name === 'string' ? field.name : '';
+		if (name.trim() === '') {
+			throw new InputError(
+				`Context field ${index + 1} has no name`,
+				'Give every field under Context Fields a name, or remove the empty one.',
+			);
+		}
+		if (seen.has(name)) {
+			throw new InputError(
+				`Context field "${name}" is set twice`,
+				'Each name may appear once under Context Fields; remove or rename the duplicate.',
+			);
+		}
+		seen.add(name);
+		const type = field.type ?? 'string';
+		let value: unknown = field.value;
+		if (FIELD_TYPES.has(type)) {
+			const result = validateFieldType(name, value, type as FieldType);
+			if (!result.valid) {
+				throw new InputError(
+					`Context field "${name}": ${result.errorMessage ?? `the value is not of type ${type}`}`,
+					`Change the value, or the type of the field (now ${type}).`,
+				);
+			}
+			value = result.newValue;
+		}
+		// defineProperty: a field may be called "__proto__" without touching the prototype.
+		Object.defineProperty(context, name, { value, enumerable: true, writable: true, configurable: true });
+	});
+	return context;
+}
+
+/** The body text `{"data":{"message":…,"context":…}}`, serialized exactly once. */
+export function serializeBody(message: string, context: IDataObject | undefined): string {
+	const data = context === undefined ? { message } : { message, context };
+	try {
+		return JSON.stringify({ data });
+	} catch (error) {
+		const text = (error as Error).message;
+		if (/bigint/i.test(text)) {
+			throw new InputError(
+				'The context contains a BigInt value, which JSON cannot represent',
+				'Convert it to a string or a number before this node, e.g. with an expression {{ String(value) }}.',
+			);
+		}
+		if (/circular/i.test(text)) {
+			throw new InputError(
+				'The context contains a circular reference (an object that contains itself)',
+				'Select the fields to send with Context → Selected Fields instead of sending the whole object.',
+			);
+		}
+		throw new InputError(`The context cannot be turned into JSON: ${text}`);
+	}
+}

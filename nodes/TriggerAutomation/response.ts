@@ -1,0 +1,60 @@
+/**
+ * The service's answer → what the next node sees. The spec leaves responses open, so nothing here
+ * depends on their shape: JSON is parsed, anything else is passed on as text.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+export interface RawResponse {
+	statusCode: number;
+	statusMessage?: string;
+	headers: IDataObject;
+	body: Buffer;
+}
+
+export function headerValue(headers: IDataObject, name: string): string | undefined {
+	const wanted = name.toLowerCase();
+	for (const [key, value] of Object.entries(headers)) {
+		if (key.toLowerCase() === wanted) return Array.isArray(value) ? String(value[0]) : String(value);
+	}
+	return undefined;
+}
+
+const JSON_TYPE = /[/+]json\s*(;|$)/i;
+
+/** Parsed JSON when the body is JSON, else the text (empty string for an empty body). */
+export function parseResponseBody(response: RawResponse): unknown {
+	const text = response.body.toString('utf8');
+	const contentType = headerValue(response.headers, 'content-type') ?? '';
+	const looksJson = JSON_TYPE.test(contentType) || /^\s*[[{]/.test(text);
+	if (looksJson && text.trim() !== '') {
+		try {
+			return JSON.parse(text) as unknown;
+		} catch {
+			// A body that claims JSON but is not: hand over the text rather than fail a created run.
+		}
+	}
+	return text;
+}
+
+export interface SentRequest {
+	automationId: string;
+	signatureTimestamp: number;
+}
+
+export function outputJson(
+	sent: SentRequest,
+	response: RawResponse,
+	includeHeaders: boolean,
+): IDataObject {
+	const json: IDataObject = {
+		automationId: sent.automationId,
+		signedAt: new Date(sent.signatureTimestamp).toISOString(),
+		statusCode: response.statusCode,
+		response: parseResponseBody(response) as IDataObject,
+	};
+	if (includeHeaders) {
+		json.statusMessage = response.statusMessage ?? '';
+		json.headers = response.headers;
+	}
+	return json;
+}

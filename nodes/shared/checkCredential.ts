@@ -1,0 +1,29 @@
+/**
+ * The credential test n8n runs when an admin saves the credential. It checks locally and sends
+ * nothing: the only endpoint is the trigger, and any correctly signed POST would create a run.
+ */
+import type { ICredentialDataDecryptedObject, INodeCredentialTestResult } from 'n8n-workflow';
+
+import { describeSecretProblem } from './signature';
+import { parseWebhookUrl } from './webhookUrl';
+
+export function checkCredential(data: ICredentialDataDecryptedObject): INodeCredentialTestResult {
+	let automationId: string;
+	let insecure = false;
+	try {
+		const target = parseWebhookUrl(data.webhookUrl);
+		automationId = target.automationId;
+		insecure = target.url.startsWith('http:');
+	} catch (error) {
+		return { status: 'Error', message: (error as Error).message };
+	}
+	const secretProblem = describeSecretProblem(data.signingSecret);
+	if (secretProblem) return { status: 'Error', message: secretProblem };
+	return {
+		status: 'OK',
+		message:
+			`Webhook URL and signing secret are well-formed (automation "${automationId}"). ` +
+			'Nothing was sent, so no run was created; the first trigger proves the secret.' +
+			(insecure ? ' Note: the URL uses http://, so requests are not encrypted.' : ''),
+	};
+}

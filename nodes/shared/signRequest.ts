@@ -1,0 +1,115 @@
+/**
+ * What the credential's `authenticate` does to an outgoing request: fix the body bytes once, sign
+ * exactly those bytes, and make sure nothing can carry the signed request elsewhere.
+ */
+import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
+
+import { SIGNATURE_HEADER, buildSignatureHeader, describeSecretProblem } from './signature';
+import { parseWebhookUrl } from './webhookUrl';
+
+export class SigningError extends Error {
+	constructor(message: string) {
+		super(message);
+		this.name = 'SigningError';
+	}
+}
+
+/**
+ * The bytes that will go on the wire. A Buffer is sent by n8n's HTTP helper exactly as it is;
+ * a string or an object would be re-encoded on the way, so both become a Buffer here, once.
+ */
+function bodyBytes(body: IHttpRequestOptions['body']): Buffer {
+	if (body === undefined || body === null || body === '') return Buffer.alloc(0);
+	if (Buffer.isBuffer(body)) return body;
+	if (body instanceof Uint8Array) return Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+	if (typeof body === 'string') return Buffer.from(body, 'utf8');
+	const tag = Object.prototype.toString.call(body);
+	if (tag === '[object Object]' || tag === '[object Array]') {
+		return Buffer.from(JSON.stringify(body), 'utf8');
+	}
+	throw new SigningError(
+		'This request body cannot be signed byte for byte (form data, URL-encoded or a stream). ' +
+			'Send the body as JSON or as raw text.',
+	);
+}
+
+function sameTarget(requestUrl: unknown, credentialUrl: string): boolean {
+	try {
+		return parseWebhookUrl(requestUrl).url === credentialUrl;
+	} catch {
+		return false;
+	}
+}
+
+/**
+ * The legacy request shape n8n still hands to credentials from `requestWithAuthentication` (the
+ * HTTP Request node uses it): target in `uri`, redirects in `followRedirect`/`followAllRedirects`,
+ * form bodies in `form`/`formData`.
+ */
+interface LegacyRequestFields {
+	uri?: string;
+	form?: unknown;
+	formData?: unknown;
+	followRedirect?: boolean;
+	followAllRedirects?: boolean;
+}
+
+const JSON_CONTENT_TYPE = /^application\/json\s*(;|$)/i;
+
+/**
+ * Signs the request in place (and returns it): the node reads the header back to learn the
+ * signature timestamp. A fresh timestamp is taken on every call, so every attempt is re-signed.
+ */
+export function signRequest(
+	credentials: ICredentialDataDecryptedObject,
+	requestOptions: IHttpRequestOptions,
+): IHttpRequestOptions {
+	const secret = credentials.signingSecret;
+	const secretProblem = describeSecretProblem(secret);
+	if (secretProblem) throw new SigningError(secretProblem);
+	const target = parseWebhookUrl(credentials.webhookUrl);
+	const legacy = requestOptions as IHttpRequestOptions & LegacyRequestFields;
+	const urlKey = requestOptions.url === undefined && legacy.uri !== undefined ? 'uri' : 'url';
+	if (!sameTarget(legacy[urlKey], target.url)) {
+		throw new SigningError(
+			'This credential only signs requests to its own webhook URL. Set the request URL to the ' +
+				"credential's webhook URL, or use the credential of the automation you want to trigger.",
+		);
+	}
+
+	if (legacy.form !== undefined || legacy.formData !== undefined) {
+		throw new SigningError(
+			'Form bodies cannot be signed byte for byte. Send the body as JSON (the service expects application/json).',
+		);
+	}
+
+	const headers: Record<string, unknown> = {};
+	let contentType: unknown;
+	for (const [name, value] of Object.entries(requestOptions.headers ?? {})) {
+		const lower = name.toLowerCase();
+		// Drop any stale signature (from an earlier attempt) whatever its letter case.
+		if (lower === SIGNATURE_HEADER.toLowerCase()) continue;
+		if (lower === 'content-type') contentType = value;
+		headers[name] = value;
+	}
+	if (contentType === undefined) {
+		headers['Content-Type'] = 'application/json';
+	} else if (typeof contentType !== 'string' || !JSON_CONTENT_TYPE.test(contentType)) {
+		throw new SigningError(
+			`The service only accepts Content-Type application/json, not "${String(contentType)}". Send the body as JSON.`,
+		);
+	}
+
+	const bytes = bodyBytes(requestOptions.body);
+	headers[SIGNATURE_HEADER] = buildSignatureHeader(secret as string, bytes);
+
+	legacy[urlKey] = target.url;
+	requestOptions.body = bytes;
+	requestOptions.headers = headers as IHttpRequestOptions['headers'];
+	// A redirect would re-send the signed request to wherever the Location points.
+	requestOptions.disableFollowRedirect = true;
+	requestOptions.sendCredentialsOnCrossOriginRedirect = false;
+	legacy.followRedirect = false;
+	legacy.followAllRedirects = false;
+	return requestOptions;
+}
