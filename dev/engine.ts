@@ -1,0 +1,246 @@
+/**
+ * Runs workflows that contain this package's node through n8n-core's real execution engine
+ * (`WorkflowExecute`), with the package loaded by n8n-core's own `PackageDirectoryLoader` from
+ * package.json (so from the built `dist/`). Only the parts of an n8n instance that cannot run here
+ * are stood in for: a start node, and a credentials helper that holds credential data in memory and
+ * calls the credential's `authenticate` exactly as n8n's CredentialsHelper does.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+// n8n-core writes <N8N_USER_FOLDER>/.n8n/config on first use: keep it out of $HOME.
+process.env.N8N_USER_FOLDER ??= mkdtempSync(join(tmpdir(), 'n8n-engine-'));
+process.env.N8N_ENCRYPTION_KEY ??= 'engine-harness-key';
+process.env.N8N_LOG_LEVEL ??= 'silent';
+
+import { ExecutionLifecycleHooks, PackageDirectoryLoader, WorkflowExecute } from 'n8n-core';
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialType,
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestOptions,
+	INode,
+	INodeExecutionData,
+	INodeType,
+	INodeTypes,
+	IRun,
+	IVersionedNodeType,
+	IWorkflowExecuteAdditionalData,
+} from 'n8n-workflow';
+import {
+	ICredentialsHelper,
+	NodeConnectionTypes,
+	NodeHelpers,
+	UnexpectedError,
+	Workflow,
+} from 'n8n-workflow';
+
+export const PACKAGE_DIR = resolve(__dirname, '..');
+export const START_NODE_TYPE = 'engine.start';
+
+/** A start node: emits the items given in its `items` parameter (n8n-nodes-base is not here). */
+class StartNode implements INodeType {
+	description = {
+		displayName: 'Start',
+		name: START_NODE_TYPE,
+		group: ['trigger'],
+		version: 1,
+		description: 'Emits the given items',
+		defaults: { name: 'Start' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		properties: [{ displayName: 'Items', name: 'items', type: 'json' as const, default: '[{}]' }],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const raw = this.getNodeParameter('items', 0, '[{}]') as string | IDataObject[];
+		const list = (typeof raw === 'string' ? JSON.parse(raw) : raw) as IDataObject[];
+		return [list.map((json) => ({ json }))];
+	}
+}
+
+export interface LoadedPackage {
+	packageName: string;
+	nodeTypes: Record<string, INodeType | IVersionedNodeType>;
+	credentialTypes: Record<string, ICredentialType>;
+}
+
+let loaded: Promise<LoadedPackage> | undefined;
+
+/** The package as n8n loads it: package.json `n8n.nodes` / `n8n.credentials` → dist classes. */
+export function loadPackage(dir: string = PACKAGE_DIR): Promise<LoadedPackage> {
+	loaded ??= (async () => {
+		const loader = new PackageDirectoryLoader(dir);
+		await loader.loadAll();
+		const nodeTypes: LoadedPackage['nodeTypes'] = {};
+		for (const [name, { type }] of Object.entries(loader.nodeTypes)) {
+			nodeTypes[`${loader.packageName}.${name}`] = type;
+		}
+		const credentialTypes: LoadedPackage['credentialTypes'] = {};
+		for (const [name, { type }] of Object.entries(loader.credentialTypes)) {
+			credentialTypes[name] = type;
+		}
+		return { packageName: loader.packageName, nodeTypes, credentialTypes };
+	})();
+	return loaded;
+}
+
+class NodeTypeRegistry implements INodeTypes {
+	constructor(private readonly types: Record<string, INodeType | IVersionedNodeType>) {}
+
+	getByName(nodeType: string) {
+		const type = this.types[nodeType];
+		if (!type) throw new UnexpectedError(`Unknown node type: ${nodeType}`);
+		return type;
+	}
+
+	getByNameAndVersion(nodeType: string, version?: number): INodeType {
+		return NodeHelpers.getVersionedNodeType(this.getByName(nodeType), version);
+	}
+
+	getKnownTypes() {
+		return Object.fromEntries(
+			Object.keys(this.types).map((name) => [name, { className: '', sourcePath: '' }]),
+		);
+	}
+}
+
+/** Credential data in memory; `authenticate` as in n8n's CredentialsHelper (same object passed). */
+export class MemoryCredentialsHelper extends ICredentialsHelper {
+	authenticateCalls = 0;
+
+	constructor(
+		private readonly credentialTypes: Record<string, ICredentialType>,
+		private readonly data: Record<string, ICredentialDataDecryptedObject>,
+	) {
+		super();
+	}
+
+	getParentTypes(): string[] {
+		return [];
+	}
+
+	isCredentialUsableByNode(): boolean {
+		return true;
+	}
+
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		this.authenticateCalls++;
+		const type = this.credentialTypes[typeName];
+		if (typeof type?.authenticate === 'function') {
+			return await type.authenticate(credentials, requestOptions);
+		}
+		return requestOptions;
+	}
+
+	async preAuthentication() {
+		return undefined;
+	}
+
+	async runPreAuthentication() {
+		return undefined;
+	}
+
+	async getCredentials(): Promise<never> {
+		throw new UnexpectedError('not available in the engine harness');
+	}
+
+	async getDecrypted(_additionalData: unknown, _nodeCredentials: unknown, type: string) {
+		if (!(type in this.data)) throw new UnexpectedError(`No credential data for "${type}"`);
+		return structuredClone(this.data[type]);
+	}
+
+	async updateCredentials() {}
+
+	async updateCredentialsOauthTokenData() {}
+
+	getCredentialsProperties(type: string) {
+		return this.credentialTypes[type]?.properties ?? [];
+	}
+}
+
+export interface WorkflowDefinition {
+	nodes: INode[];
+	connections: Workflow['connectionsBySourceNode'];
+}
+
+export interface RunOptions {
+	workflow: WorkflowDefinition;
+	credentials: Record<string, ICredentialDataDecryptedObject>;
+	/** The node the run starts from; default: the first node. */
+	startNode?: string;
+	/** Extra node types (e.g. test-only nodes), by full type name. */
+	extraNodeTypes?: Record<string, INodeType>;
+}
+
+export interface StartedRun {
+	promise: Promise<IRun> & { cancel(): void };
+	credentialsHelper: MemoryCredentialsHelper;
+}
+
+/** Starts a workflow in the real engine; `promise.cancel()` stops it as n8n's Stop button does. */
+export async function startWorkflow(options: RunOptions): Promise<StartedRun> {
+	const pkg = await loadPackage();
+	const nodeTypes = new NodeTypeRegistry({
+		[START_NODE_TYPE]: new StartNode(),
+		...pkg.nodeTypes,
+		...options.extraNodeTypes,
+	});
+	const credentialsHelper = new MemoryCredentialsHelper(pkg.credentialTypes, options.credentials);
+	const { nodes, connections } = options.workflow;
+	const settings = { executionOrder: 'v1' as const };
+	const workflow = new Workflow({ id: 'wf', name: 'test', nodes, connections, nodeTypes, active: false, settings });
+	const hooks = new ExecutionLifecycleHooks('manual', 'exec-1', {
+		id: 'wf',
+		name: 'test',
+		nodes,
+		connections,
+		active: false,
+		settings,
+		createdAt: new Date(),
+		updatedAt: new Date(),
+	} as never);
+	const additionalData = {
+		credentialsHelper,
+		hooks,
+		executionId: 'exec-1',
+		currentNodeExecutionIndex: 0,
+		restApiUrl: 'http://127.0.0.1:5678/rest',
+		instanceBaseUrl: 'http://127.0.0.1:5678/',
+		formWaitingBaseUrl: 'http://127.0.0.1:5678/form-waiting',
+		webhookBaseUrl: 'http://127.0.0.1:5678/webhook',
+		webhookWaitingBaseUrl: 'http://127.0.0.1:5678/webhook-waiting',
+		webhookTestBaseUrl: 'http://127.0.0.1:5678/webhook-test',
+		variables: {},
+		userId: 'engine-user',
+		executeWorkflow: async () => {
+			throw new UnexpectedError('sub-workflows are not available in the engine harness');
+		},
+		getRunExecutionData: async () => undefined,
+		logAiEvent: () => {},
+		setExecutionStatus: () => {},
+		sendDataToUI: () => {},
+	} as unknown as IWorkflowExecuteAdditionalData;
+	const startNode = workflow.getNode(options.startNode ?? nodes[0].name) ?? undefined;
+	const promise = new WorkflowExecute(additionalData, 'manual').run({ workflow, startNode });
+	return { promise: promise as StartedRun['promise'], credentialsHelper };
+}
+
+export async function runWorkflow(options: RunOptions): Promise<IRun> {
+	return await (await startWorkflow(options)).promise;
+}
+
+/** Items on output `output` of a node's `runIndex`-th run (main[1] is the error output). */
+export function outputOf(run: IRun, nodeName: string, output = 0, runIndex = 0): INodeExecutionData[] {
+	return run.data.resultData.runData[nodeName]?.[runIndex]?.data?.main?.[output] ?? [];
+}
+
+export function errorOf(run: IRun, nodeName: string, runIndex = 0) {
+	return run.data.resultData.runData[nodeName]?.[runIndex]?.error;
+}

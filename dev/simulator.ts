@@ -1,0 +1,236 @@
+/**
+ * A local stand-in for the Automation Service's webhook endpoint (dev and test code, never in
+ * dist). It applies the spec's rules — exact bytes, HMAC with the automation's secret, 5-minute
+ * expiry — refuses a replayed signed request, checks the body shape, and records each accepted
+ * trigger as a run. Its statuses and JSON bodies are its own choice: the spec does not define the
+ * real service's responses, and the node does not depend on them.
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import {
+	SIGNATURE_HEADER,
+	SIGNATURE_TOLERANCE_MS,
+	SignatureError,
+	verifySignature,
+} from '../nodes/shared/signature';
+
+export interface SimulatedAutomation {
+	id: string;
+	secret: string;
+}
+
+export interface RunRecord {
+	runId: string;
+	automationId: string;
+	receivedAt: string;
+	message: string;
+	context?: Record<string, unknown>;
+	/** The signature timestamp of the request that created the run. */
+	signedAt: string;
+}
+
+export interface SimulatorOptions {
+	automations: SimulatedAutomation[];
+	toleranceMs?: number;
+	maxBodyBytes?: number;
+	/** Clock used for expiry checks; injectable for tests. */
+	now?: () => number;
+}
+
+interface Rejection {
+	status: number;
+	error: string;
+	message: string;
+}
+
+const SIGNATURE_STATUS: Record<SignatureError['code'], Rejection> = {
+	missing: { status: 401, error: 'missing_signature', message: '' },
+	malformed: { status: 400, error: 'malformed_signature', message: '' },
+	no_signature: { status: 400, error: 'malformed_signature', message: '' },
+	mismatch: { status: 403, error: 'invalid_signature', message: '' },
+	expired: { status: 401, error: 'expired_signature', message: '' },
+	future: { status: 401, error: 'expired_signature', message: '' },
+	bad_secret: { status: 500, error: 'server_misconfigured', message: '' },
+};
+
+const WEBHOOK_PATH = /^\/webhooks\/cloud\/([^/?#]+)$/;
+const RUNS_PATH = /^\/automations\/([^/?#]+)\/runs$/;
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+	const text = JSON.stringify(body);
+	res.writeHead(status, {
+		'Content-Type': 'application/json; charset=utf-8',
+		'Content-Length': Buffer.byteLength(text),
+	});
+	res.end(text);
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export class AutomationServiceSimulator {
+	private server?: Server;
+	private readonly secrets = new Map<string, string>();
+	private readonly history = new Map<string, RunRecord[]>();
+	/** Signature header values already accepted, with their timestamps (replay protection). */
+	private readonly seen = new Map<string, number>();
+	private readonly toleranceMs: number;
+	private readonly maxBodyBytes: number;
+	private readonly now: () => number;
+	baseUrl = '';
+
+	constructor(options: SimulatorOptions) {
+		for (const { id, secret } of options.automations) this.secrets.set(id, secret);
+		this.toleranceMs = options.toleranceMs ?? SIGNATURE_TOLERANCE_MS;
+		this.maxBodyBytes = options.maxBodyBytes ?? 32 * 1024 * 1024;
+		this.now = options.now ?? Date.now;
+	}
+
+	async start(port = 0): Promise<string> {
+		this.server = createServer((req, res) => this.handle(req, res));
+		await new Promise<void>((ready) => this.server!.listen(port, '127.0.0.1', ready));
+		this.baseUrl = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+		return this.baseUrl;
+	}
+
+	async stop(): Promise<void> {
+		const server = this.server;
+		if (!server) return;
+		server.closeAllConnections();
+		await new Promise<void>((done) => server.close(() => done()));
+	}
+
+	webhookUrl(automationId: string): string {
+		return `${this.baseUrl}/webhooks/cloud/${automationId}`;
+	}
+
+	runs(automationId: string): RunRecord[] {
+		return [...(this.history.get(automationId) ?? [])];
+	}
+
+	private handle(req: IncomingMessage, res: ServerResponse): void {
+		const path = (req.url ?? '').split('?')[0];
+		const runsMatch = RUNS_PATH.exec(path);
+		if (req.method === 'GET' && runsMatch) {
+			const id = decodeURIComponent(runsMatch[1]);
+			if (!this.secrets.has(id)) return send(res, 404, this.unknown(id));
+			return send(res, 200, { automationId: id, runs: this.runs(id) });
+		}
+		const match = WEBHOOK_PATH.exec(path);
+		if (!match) {
+			return send(res, 404, { error: 'not_found', message: `No endpoint at ${path}.` });
+		}
+		if (req.method !== 'POST') {
+			res.setHeader('Allow', 'POST');
+			return send(res, 405, { error: 'method_not_allowed', message: 'Trigger with POST.' });
+		}
+		const chunks: Buffer[] = [];
+		let size = 0;
+		let tooLarge = false;
+		req.on('data', (chunk: Buffer) => {
+			size += chunk.length;
+			if (size > this.maxBodyBytes) tooLarge = true;
+			else chunks.push(chunk);
+		});
+		req.on('end', () => {
+			if (tooLarge) {
+				return send(res, 413, {
+					error: 'body_too_large',
+					message: `The body has ${size} bytes; at most ${this.maxBodyBytes} are accepted.`,
+				});
+			}
+			const rejection = this.accept(match[1], req, Buffer.concat(chunks), res);
+			if (rejection) send(res, rejection.status, { error: rejection.error, message: rejection.message });
+		});
+	}
+
+	private unknown(id: string): Rejection & { status: 404 } {
+		return { status: 404, error: 'unknown_automation', message: `No automation with id "${id}".` };
+	}
+
+	/** Checks one trigger request; records the run and answers, or returns why it is refused. */
+	private accept(
+		rawId: string,
+		req: IncomingMessage,
+		body: Buffer,
+		res: ServerResponse,
+	): Rejection | undefined {
+		const id = decodeURIComponent(rawId);
+		const secret = this.secrets.get(id);
+		if (secret === undefined) return this.unknown(id);
+		const contentType = req.headers['content-type'] ?? '';
+		if (!/^application\/json\s*(;|$)/i.test(contentType)) {
+			return {
+				status: 415,
+				error: 'unsupported_media_type',
+				message: `Content-Type must be application/json, got "${contentType}".`,
+			};
+		}
+		const header = req.headers[SIGNATURE_HEADER.toLowerCase()];
+		const now = this.now();
+		let timestamp: number;
+		try {
+			({ timestamp } = verifySignature({
+				secret,
+				header: Array.isArray(header) ? header.join(',') : header,
+				body,
+				toleranceMs: this.toleranceMs,
+				now,
+			}));
+		} catch (error) {
+			if (!(error instanceof SignatureError)) throw error;
+			return { ...SIGNATURE_STATUS[error.code], message: error.message };
+		}
+		const replayKey = `${id} ${String(header)}`;
+		this.forgetExpired(now);
+		if (this.seen.has(replayKey)) {
+			return {
+				status: 409,
+				error: 'replayed_signature',
+				message: 'This signed request was already accepted. Sign each request anew.',
+			};
+		}
+
+		let parsed: unknown;
+		try {
+			parsed = JSON.parse(body.toString('utf8'));
+		} catch (error) {
+			return { status: 422, error: 'invalid_body', message: `The body is not JSON: ${(error as Error).message}` };
+		}
+		const data = isPlainObject(parsed) ? parsed.data : undefined;
+		if (!isPlainObject(data)) {
+			return { status: 422, error: 'invalid_body', message: 'The body must be {"data": {...}}.' };
+		}
+		if (typeof data.message !== 'string' || data.message.trim() === '') {
+			return { status: 422, error: 'invalid_body', message: 'data.message must be a non-empty string.' };
+		}
+		if (data.context !== undefined && !isPlainObject(data.context)) {
+			return { status: 422, error: 'invalid_body', message: 'data.context must be an object when present.' };
+		}
+
+		this.seen.set(replayKey, timestamp);
+		const run: RunRecord = {
+			runId: randomUUID(),
+			automationId: id,
+			receivedAt: new Date(now).toISOString(),
+			message: data.message,
+			...(data.context === undefined ? {} : { context: data.context }),
+			signedAt: new Date(timestamp).toISOString(),
+		};
+		const runs = this.history.get(id) ?? [];
+		runs.push(run);
+		this.history.set(id, runs);
+		send(res, 202, { runId: run.runId, automationId: id, status: 'accepted' });
+		return undefined;
+	}
+
+	private forgetExpired(now: number): void {
+		for (const [key, timestamp] of this.seen) {
+			if (now - timestamp >= this.toleranceMs) this.seen.delete(key);
+		}
+	}
+}

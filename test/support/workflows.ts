@@ -1,0 +1,48 @@
+/** Workflows of the form Start → Trigger Automation, as a user would build them in the editor. */
+import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
+
+import type { RunOptions } from '../../dev/engine';
+import { START_NODE_TYPE } from '../../dev/engine';
+
+export const NODE_TYPE = 'n8n-nodes-automation-service.triggerAutomation';
+export const CREDENTIAL_TYPE = 'serviceWebhookSecretApi';
+export const NODE_NAME = 'Trigger Automation';
+
+export interface TriggerWorkflow {
+	items?: IDataObject[];
+	parameters: INodeParameters;
+	/** Node settings: continueOnFail, onError, retryOnFail, maxTries, waitBetweenTries … */
+	settings?: Partial<INode>;
+	webhookUrl: string;
+	secret: string;
+}
+
+export function triggerWorkflow(spec: TriggerWorkflow): RunOptions {
+	const nodes: INode[] = [
+		{
+			id: 'start',
+			name: 'Start',
+			type: START_NODE_TYPE,
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: { items: JSON.stringify(spec.items ?? [{}]) },
+		},
+		{
+			id: 'trigger',
+			name: NODE_NAME,
+			type: NODE_TYPE,
+			typeVersion: 1,
+			position: [200, 0],
+			parameters: spec.parameters,
+			credentials: { [CREDENTIAL_TYPE]: { id: 'cred-1', name: 'Automation webhook' } },
+			...spec.settings,
+		},
+	];
+	return {
+		workflow: {
+			nodes,
+			connections: { Start: { main: [[{ node: NODE_NAME, type: 'main', index: 0 }]] } },
+		},
+		credentials: { [CREDENTIAL_TYPE]: { webhookUrl: spec.webhookUrl, signingSecret: spec.secret } },
+	};
+}
