@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { errorOf, outputOf, runWorkflow } from '../dev/engine';
 import { expectNoLeak } from './support/leaks';
+import type { ReceivedRequest, Responder } from './support/receiver';
 import { Receiver, acceptWithJson, bodyJson, specViolations } from './support/receiver';
 import { NODE_NAME, triggerWorkflow } from './support/workflows';
 
@@ -18,29 +19,293 @@ beforeEach(() => {
 	receiver.respondWith(acceptWithJson);
 });
 
-function run(parameters: Record<string, unknown>, items?: Record<string, unknown>[], settings = {}) {
-	return runWorkflow(
+async function run(
+	parameters: Record<string, unknown>,
+	items?: Record<string, unknown>[],
+	settings: Record<string, unknown> = {},
+) {
+	const result = await runWorkflow(
 		triggerWorkflow({ parameters, items, settings, webhookUrl: `${receiver.url}${PATH}`, secret: SECRET }),
 	);
+	// Every test: every request conforms to the spec, and nothing leaks.
+	for (const request of receiver.requests) expect(specViolations(request, SECRET, PATH)).toEqual([]);
+	expectNoLeak(SECRET, { run: result }, receiver.requests);
+	return result;
+}
+
+function timestampOf(request: ReceivedRequest): number {
+	return Number(/t=(\d+)/.exec(String(request.headers['x-service-signature']))![1]);
 }
 
 describe('a trigger is a signed POST of {"data":{"message","context"}} (spec §4, §5)', () => {
-	it('sends message only when Context is None, and passes the response on', async () => {
+	it('Context None: the body carries the message only, and the response is passed on', async () => {
 		const result = await run({ message: 'Summarise today', contextMode: 'none' });
 		expect(result.status).toBe('success');
 		expect(receiver.requests).toHaveLength(1);
 		const [request] = receiver.requests;
-		expect(specViolations(request, SECRET, PATH)).toEqual([]);
 		expect(request.body.toString('utf8')).toBe('{"data":{"message":"Summarise today"}}');
 		const [item] = outputOf(result, NODE_NAME);
 		expect(item.pairedItem).toEqual({ item: 0 });
-		const t = Number(/t=(\d+)/.exec(String(request.headers['x-service-signature']))![1]);
 		expect(item.json).toEqual({
 			automationId: 'auto-42',
-			signedAt: new Date(t).toISOString(),
+			signedAt: new Date(timestampOf(request)).toISOString(),
 			statusCode: 202,
 			response: { runId: `run-${request.receivedAt}`, accepted: true },
 		});
-		expectNoLeak(SECRET, { run: result }, receiver.requests);
+	});
+
+	it('Context All Input Fields: the input item is the context', async () => {
+		const input = { orderId: 7, customer: { name: 'Ada', tags: ['vip'] }, paid: true, note: null };
+		await run({ message: 'Handle order', contextMode: 'allFields' }, [input]);
+		expect(bodyJson(receiver.requests[0])).toEqual({ data: { message: 'Handle order', context: input } });
+	});
+
+	it('Context Selected Fields: typed name/value pairs as in Edit Fields, with expressions', async () => {
+		await run(
+			{
+				message: 'Go',
+				contextMode: 'selectedFields',
+				contextFields: {
+					assignments: [
+						{ id: '1', name: 'orderId', value: '={{ $json.id }}', type: 'number' },
+						{ id: '2', name: 'customer', value: '={{ $json.name.toUpperCase() }}', type: 'string' },
+						{ id: '3', name: 'urgent', value: 'true', type: 'boolean' },
+						{ id: '4', name: 'lines', value: '[1,2]', type: 'array' },
+						{ id: '5', name: 'meta', value: '{"source":"n8n"}', type: 'object' },
+						{ id: '6', name: 'a.b', value: 'dot stays in the name', type: 'string' },
+					],
+				},
+			},
+			[{ id: '42', name: 'ada' }],
+		);
+		expect(bodyJson(receiver.requests[0]).data.context).toEqual({
+			orderId: 42,
+			customer: 'ADA',
+			urgent: true,
+			lines: [1, 2],
+			meta: { source: 'n8n' },
+			'a.b': 'dot stays in the name',
+		});
+	});
+
+	it('Context JSON: an object, with expressions resolved per item', async () => {
+		await run(
+			{
+				message: '=Order {{ $json.id }} from {{ $json.city }}',
+				contextMode: 'json',
+				contextJson: '={\n  "orderId": {{ $json.id }},\n  "city": "{{ $json.city }}"\n}',
+			},
+			[
+				{ id: 1, city: 'Oslo' },
+				{ id: 2, city: 'Lima' },
+			],
+		);
+		expect(receiver.requests.map((r) => bodyJson(r).data)).toEqual([
+			{ message: 'Order 1 from Oslo', context: { orderId: 1, city: 'Oslo' } },
+			{ message: 'Order 2 from Lima', context: { orderId: 2, city: 'Lima' } },
+		]);
+	});
+
+	it('a number or boolean from the Message expression is sent as text', async () => {
+		await run({ message: '={{ $json.n }}' }, [{ n: 12.5 }]);
+		await run({ message: '={{ $json.flag }}' }, [{ flag: false }]);
+		expect(receiver.requests.map((r) => bodyJson(r).data.message)).toEqual(['12.5', 'false']);
+	});
+
+	it('unicode (é, emoji, U+2028, U+2029) is sent byte-exact and signed over those bytes', async () => {
+		const message = 'Café ☕ 🚀 line\u2028sep\u2029end';
+		const context = { name: 'Zoë', emoji: '👩‍💻', sep: '\u2028' };
+		await run({ message, contextMode: 'allFields' }, [context]);
+		const expected = Buffer.from(JSON.stringify({ data: { message, context } }), 'utf8');
+		expect(receiver.requests[0].body.equals(expected)).toBe(true);
+	});
+});
+
+describe('one output item per input item, paired', () => {
+	it('five items → five runs, five paired items in input order', async () => {
+		const items = [1, 2, 3, 4, 5].map((n) => ({ n }));
+		const result = await run({ message: '=item {{ $json.n }}' }, items);
+		const output = outputOf(result, NODE_NAME);
+		expect(output.map((item) => item.pairedItem)).toEqual(items.map((_, i) => ({ item: i })));
+		expect(receiver.requests.map((r) => bodyJson(r).data.message)).toEqual(
+			items.map(({ n }) => `item ${n}`),
+		);
+		expect(new Set(receiver.requests.map((r) => r.headers['x-service-signature'])).size).toBe(5);
+	});
+
+	it('Include Response Headers and Status adds headers and status message', async () => {
+		const result = await run({ message: 'x', options: { fullResponse: true } });
+		const json = outputOf(result, NODE_NAME)[0].json;
+		expect(json.statusMessage).toBe('Accepted');
+		expect((json.headers as Record<string, string>)['content-type']).toBe('application/json');
+	});
+
+	it('a non-JSON answer is passed on as text', async () => {
+		receiver.respondWith((_r, res) => {
+			res.writeHead(200, { 'Content-Type': 'text/plain' });
+			res.end('queued');
+		});
+		const result = await run({ message: 'x' });
+		expect(outputOf(result, NODE_NAME)[0].json.response).toBe('queued');
+	});
+});
+
+describe('batching (Options → Batching: items per batch = requests in flight together)', () => {
+	function concurrencyProbe(delayMs: number) {
+		let inFlight = 0;
+		let peak = 0;
+		const responder: Responder = async (request, res) => {
+			inFlight++;
+			peak = Math.max(peak, inFlight);
+			await new Promise((done) => setTimeout(done, delayMs));
+			inFlight--;
+			acceptWithJson(request, res, undefined as never);
+		};
+		return { responder, peak: () => peak };
+	}
+
+	it('without Batching, items go one at a time in item order', async () => {
+		const probe = concurrencyProbe(20);
+		receiver.respondWith(probe.responder);
+		await run({ message: '={{ $json.n }}' }, [1, 2, 3, 4].map((n) => ({ n })));
+		expect(probe.peak()).toBe(1);
+		expect(receiver.requests.map((r) => bodyJson(r).data.message)).toEqual(['1', '2', '3', '4']);
+	});
+
+	it('with 3 items per batch, at most 3 requests are in flight, and all 7 items are sent', async () => {
+		const probe = concurrencyProbe(30);
+		receiver.respondWith(probe.responder);
+		const result = await run(
+			{ message: '={{ $json.n }}', options: { batching: { batch: { batchSize: 3, batchInterval: 0 } } } },
+			[1, 2, 3, 4, 5, 6, 7].map((n) => ({ n })),
+		);
+		expect(probe.peak()).toBe(3);
+		expect(outputOf(result, NODE_NAME).map((i) => i.pairedItem)).toEqual(
+			[0, 1, 2, 3, 4, 5, 6].map((item) => ({ item })),
+		);
+	});
+
+	it('the batch interval separates batches', async () => {
+		await run(
+			{ message: '={{ $json.n }}', options: { batching: { batch: { batchSize: 2, batchInterval: 150 } } } },
+			[1, 2, 3].map((n) => ({ n })),
+		);
+		const [first, , third] = receiver.requests.map((r) => r.receivedAt);
+		expect(third - first).toBeGreaterThanOrEqual(140);
+	});
+});
+
+describe('errors: per item, with the item index, Continue On Fail keeps the others', () => {
+	const failSecond: Responder = (request, res) => {
+		if (bodyJson(request).data.message === 'b') {
+			res.writeHead(404, { 'Content-Type': 'application/json' });
+			res.end('{"error":"unknown_automation"}');
+		} else acceptWithJson(request, res, undefined as never);
+	};
+	const items = [{ m: 'a' }, { m: 'b' }, { m: 'c' }];
+
+	it('without Continue On Fail the node fails naming the item; the error says how to fix', async () => {
+		receiver.respondWith(failSecond);
+		const result = await run({ message: '={{ $json.m }}' }, items);
+		expect(result.status).toBe('error');
+		const error = errorOf(result, NODE_NAME)!;
+		expect(error.message).toBe('No automation found for id "auto-42" (404)');
+		expect(error.description).toMatch(/Check the automation id/);
+		expect((error as unknown as { context: { itemIndex: number } }).context.itemIndex).toBe(1);
+	});
+
+	it('Continue (regular output): the failing item carries the error, the others their runs', async () => {
+		receiver.respondWith(failSecond);
+		const result = await run({ message: '={{ $json.m }}' }, items, { onError: 'continueRegularOutput' });
+		const output = outputOf(result, NODE_NAME);
+		expect(output.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(output[0].json.statusCode).toBe(202);
+		expect(output[1].json.error).toBe('No automation found for id "auto-42" (404)');
+		expect(output[1].json.httpCode).toBe('404');
+		expect(output[2].json.statusCode).toBe(202);
+		expect(receiver.requests).toHaveLength(3);
+	});
+
+	it('Continue (using error output): the failing item goes to the error output', async () => {
+		receiver.respondWith(failSecond);
+		const result = await run({ message: '={{ $json.m }}' }, items, { onError: 'continueErrorOutput' });
+		expect(outputOf(result, NODE_NAME, 0).map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 2 }]);
+		const errors = outputOf(result, NODE_NAME, 1);
+		expect(errors).toHaveLength(1);
+		expect(errors[0].pairedItem).toEqual({ item: 1 });
+		expect(errors[0].json.error).toMatch(/404/);
+	});
+
+	it('a redirect is refused, not followed, and the error names the Location', async () => {
+		receiver.respondWith((_r, res) => {
+			res.writeHead(307, { Location: 'http://127.0.0.1:9/elsewhere' });
+			res.end();
+		});
+		const result = await run({ message: 'x' });
+		expect(errorOf(result, NODE_NAME)!.message).toBe(
+			'The service answered with a redirect (307) to http://127.0.0.1:9/elsewhere',
+		);
+		expect(receiver.requests).toHaveLength(1);
+	});
+
+	it('401 with a Date header: the message compares server time with the signature timestamp', async () => {
+		receiver.respondWith((_r, res) => {
+			res.writeHead(401, { Date: new Date(Date.now() + 10 * 60_000).toUTCString() });
+			res.end('{"error":"expired_signature"}');
+		});
+		const result = await run({ message: 'x' });
+		const error = errorOf(result, NODE_NAME)!;
+		expect(error.message).toBe('The service rejected the signature (401)');
+		expect(error.description).toMatch(/clock is (599|600|601) s behind the service's, more than the 5 minutes/);
+		expect(error.description).toMatch(/expired_signature/);
+	});
+});
+
+describe("retries re-sign: n8n's Retry On Fail and the node's own retry", () => {
+	it('Retry On Fail re-runs the node and every attempt carries a fresh signature', async () => {
+		let calls = 0;
+		receiver.respondWith((request, res) => {
+			calls++;
+			if (calls === 1) {
+				res.writeHead(500);
+				res.end('busy');
+			} else acceptWithJson(request, res, undefined as never);
+		});
+		const result = await run({ message: 'x' }, undefined, {
+			retryOnFail: true,
+			maxTries: 2,
+			waitBetweenTries: 10,
+		});
+		expect(result.status).toBe('success');
+		expect(receiver.requests).toHaveLength(2);
+		const [first, second] = receiver.requests.map((r) => r.headers['x-service-signature']);
+		expect(first).not.toBe(second);
+		expect(timestampOf(receiver.requests[1])).toBeGreaterThan(timestampOf(receiver.requests[0]));
+	});
+
+	it('a 429 is re-sent after Retry-After with a fresh signature (Retries When Not Accepted)', async () => {
+		receiver.respondWith((request, res) => {
+			if (receiver.requests.length === 1) {
+				res.writeHead(429, { 'Retry-After': '1' });
+				res.end();
+			} else acceptWithJson(request, res, undefined as never);
+		});
+		const result = await run({ message: 'x', options: { retries: 1 } });
+		expect(result.status).toBe('success');
+		expect(receiver.requests).toHaveLength(2);
+		const [a, b] = receiver.requests;
+		expect(b.receivedAt - a.receivedAt).toBeGreaterThanOrEqual(900);
+		expect(a.headers['x-service-signature']).not.toBe(b.headers['x-service-signature']);
+		expect(a.body.equals(b.body)).toBe(true);
+	});
+
+	it('a 500 is never re-sent by the node itself (the run may exist)', async () => {
+		receiver.respondWith((_r, res) => {
+			res.writeHead(500);
+			res.end();
+		});
+		const result = await run({ message: 'x', options: { retries: 3 } });
+		expect(errorOf(result, NODE_NAME)!.description).toMatch(/may or may not have been created/);
+		expect(receiver.requests).toHaveLength(1);
 	});
 });

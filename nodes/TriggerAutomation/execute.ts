@@ -185,11 +185,15 @@ function toNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number) 
 	return new NodeOperationError(ctx.getNode(), message, { itemIndex });
 }
 
+/**
+ * The Continue On Fail item. No `error` property: the engine would then replace the JSON with the
+ * message alone, and the description (how to fix) and status code would be lost.
+ */
 function errorItem(error: NodeApiError | NodeOperationError, itemIndex: number): INodeExecutionData {
 	const json: IDataObject = { error: error.message };
 	if (error.description) json.description = error.description;
 	if (error instanceof NodeApiError && error.httpCode) json.httpCode = error.httpCode;
-	return { json, error, pairedItem: { item: itemIndex } };
+	return { json, pairedItem: { item: itemIndex } };
 }
 
 export async function triggerAutomations(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
