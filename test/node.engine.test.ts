@@ -221,7 +221,8 @@ describe('errors: per item, with the item index, Continue On Fail keeps the othe
 		expect(output.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(output[0].json.statusCode).toBe(202);
 		expect(output[1].json.error).toBe('No automation found for id "auto-42" (404)');
-		expect(output[1].json.httpCode).toBe('404');
+		expect(output[1].json.details).toMatchObject({ httpCode: '404', itemIndex: 1 });
+		expect((output[1].json.details as { description: string }).description).toMatch(/automation id/);
 		expect(output[2].json.statusCode).toBe(202);
 		expect(receiver.requests).toHaveLength(3);
 	});

@@ -186,14 +186,15 @@ function toNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number) 
 }
 
 /**
- * The Continue On Fail item. No `error` property: the engine would then replace the JSON with the
- * message alone, and the description (how to fix) and status code would be lost.
+ * The Continue On Fail item, shaped as n8n's engine recognises an error item (only the keys `error`
+ * and `details`, so it is routed to the error output). No `error` property on the item: the engine
+ * would replace the JSON with the message alone, losing how to fix it and the status code.
  */
 function errorItem(error: NodeApiError | NodeOperationError, itemIndex: number): INodeExecutionData {
-	const json: IDataObject = { error: error.message };
-	if (error.description) json.description = error.description;
-	if (error instanceof NodeApiError && error.httpCode) json.httpCode = error.httpCode;
-	return { json, pairedItem: { item: itemIndex } };
+	const details: IDataObject = { itemIndex };
+	if (error.description) details.description = error.description;
+	if (error instanceof NodeApiError && error.httpCode) details.httpCode = error.httpCode;
+	return { json: { error: error.message, details }, pairedItem: { item: itemIndex } };
 }
 
 export async function triggerAutomations(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
