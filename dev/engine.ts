@@ -5,9 +5,9 @@
  * are stood in for: a start node, and a credentials helper that holds credential data in memory and
  * calls the credential's `authenticate` exactly as n8n's CredentialsHelper does.
  */
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 
 // n8n-core writes <N8N_USER_FOLDER>/.n8n/config on first use: keep it out of $HOME.
 process.env.N8N_USER_FOLDER ??= mkdtempSync(join(tmpdir(), 'n8n-engine-'));
@@ -24,6 +24,7 @@ import type {
 	INode,
 	INodeExecutionData,
 	INodeType,
+	INodeTypeDescription,
 	INodeTypes,
 	IRun,
 	IVersionedNodeType,
@@ -37,12 +38,23 @@ import {
 	Workflow,
 } from 'n8n-workflow';
 
-export const PACKAGE_DIR = resolve(__dirname, '..');
+/** The package root, found from here whether this runs from source or from .dev-dist. */
+function findPackageDir(from: string): string {
+	for (let dir = from; dir !== dirname(dir); dir = dirname(dir)) {
+		const manifest = join(dir, 'package.json');
+		if (existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).name === 'n8n-nodes-automation-service') {
+			return dir;
+		}
+	}
+	throw new UnexpectedError(`No n8n-nodes-automation-service package.json above ${from}`);
+}
+
+export const PACKAGE_DIR = findPackageDir(__dirname);
 export const START_NODE_TYPE = 'engine.start';
 
 /** A start node: emits the items given in its `items` parameter (n8n-nodes-base is not here). */
 class StartNode implements INodeType {
-	description = {
+	description: INodeTypeDescription = {
 		displayName: 'Start',
 		name: START_NODE_TYPE,
 		group: ['trigger'],
@@ -51,7 +63,7 @@ class StartNode implements INodeType {
 		defaults: { name: 'Start' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		properties: [{ displayName: 'Items', name: 'items', type: 'json' as const, default: '[{}]' }],
+		properties: [{ displayName: 'Items', name: 'items', type: 'json', default: '[{}]' }],
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
