@@ -1,0 +1,115 @@
+/**
+ * The importable workflows in examples/, made runnable in the engine harness: the credential points
+ * at a given webhook URL and secret, and n8n core nodes are served by their stand-ins. A workflow
+ * that needs a chat model (AI Agent) cannot run offline; for it the tool node is rehearsed alone,
+ * with the values the agent would give through $fromAI().
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+import type { INode, INodeParameters, NodeParameterValueType } from 'n8n-workflow';
+
+import type { RunOptions, WorkflowDefinition } from './engine';
+import { PACKAGE_DIR, START_NODE_TYPE } from './engine';
+import { standInNodeTypes } from './standins';
+
+export const EXAMPLES_DIR = join(PACKAGE_DIR, 'examples');
+const NODE_TYPE = 'n8n-nodes-automation-service.triggerAutomation';
+const TOOL_TYPE = `${NODE_TYPE}Tool`;
+const CREDENTIAL_TYPE = 'serviceWebhookSecretApi';
+
+export interface Example extends WorkflowDefinition {
+	file: string;
+	name: string;
+}
+
+export function loadExamples(): Example[] {
+	return readdirSync(EXAMPLES_DIR)
+		.filter((file) => file.endsWith('.json'))
+		.sort()
+		.map((file) => {
+			const parsed = JSON.parse(readFileSync(join(EXAMPLES_DIR, file), 'utf8')) as Example;
+			return { file, name: parsed.name, nodes: parsed.nodes, connections: parsed.connections };
+		});
+}
+
+/** What an agent might pass to the tool, per $fromAI key, for the offline rehearsal. */
+export const FROM_AI_SAMPLES: Record<string, unknown> = {
+	message: 'Restock tea TEA-01 for the Oslo shop and confirm the delivery date to the shop manager.',
+	context: { sku: 'TEA-01', quantity: 40, shop: 'Oslo', requestedBy: 'chat' },
+};
+
+const FROM_AI_CALL = /^=\{\{\s*\$fromAI\(\s*'([^']+)'[^}]*\)\s*\}\}$/;
+
+function withAgentValues(parameters: INodeParameters): INodeParameters {
+	const result: INodeParameters = {};
+	for (const [name, value] of Object.entries(parameters)) {
+		const match = typeof value === 'string' ? FROM_AI_CALL.exec(value) : null;
+		if (match && match[1] in FROM_AI_SAMPLES) {
+			const sample = FROM_AI_SAMPLES[match[1]];
+			result[name] = (typeof sample === 'string' ? sample : JSON.stringify(sample)) as NodeParameterValueType;
+		} else if (name !== 'descriptionType' && name !== 'toolDescription') {
+			result[name] = value;
+		}
+	}
+	return result;
+}
+
+function isRunnable(node: INode): boolean {
+	return node.type === NODE_TYPE || node.type in standInNodeTypes;
+}
+
+export interface PreparedExample {
+	example: Example;
+	/** 'workflow': the whole file runs; 'tool rehearsal': only its tool node, fed by the agent's values. */
+	mode: 'workflow' | 'tool rehearsal';
+	options: RunOptions;
+	/** Name of the Trigger Automation node in `options.workflow`. */
+	nodeName: string;
+}
+
+/** The example ready for the engine, with its credential pointing at the given automation. */
+export function prepareExample(
+	example: Example,
+	credential: { webhookUrl: string; signingSecret: string },
+): PreparedExample {
+	const credentials = { [CREDENTIAL_TYPE]: credential };
+	if (example.nodes.every(isRunnable)) {
+		const trigger = example.nodes.find((node) => node.type === NODE_TYPE);
+		if (!trigger) throw new Error(`${example.file} has no Trigger Automation node`);
+		const start = example.nodes.find((node) => node.type.endsWith('Trigger'));
+		return {
+			example,
+			mode: 'workflow',
+			nodeName: trigger.name,
+			options: {
+				workflow: { nodes: example.nodes, connections: example.connections },
+				credentials,
+				startNode: start?.name,
+				extraNodeTypes: standInNodeTypes,
+			},
+		};
+	}
+	const tool = example.nodes.find((node) => node.type === TOOL_TYPE);
+	if (!tool) throw new Error(`${example.file} can neither run offline nor has a Trigger Automation tool`);
+	const node: INode = {
+		...tool,
+		type: NODE_TYPE,
+		parameters: withAgentValues(tool.parameters),
+	};
+	return {
+		example,
+		mode: 'tool rehearsal',
+		nodeName: node.name,
+		options: {
+			workflow: {
+				nodes: [
+					{ id: 'agent', name: 'Agent call', type: START_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: {} },
+					node,
+				],
+				connections: { 'Agent call': { main: [[{ node: node.name, type: 'main', index: 0 }]] } },
+			},
+			credentials,
+		},
+	};
+}

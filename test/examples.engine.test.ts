@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { outputOf, runWorkflow } from '../dev/engine';
+import { FROM_AI_SAMPLES, loadExamples, prepareExample } from '../dev/examples';
+import { AutomationServiceSimulator } from '../dev/simulator';
+
+const SECRET = 'examples_secret_5b0f6a8e';
+const ID = 'example-automation';
+const simulator = new AutomationServiceSimulator({ automations: [{ id: ID, secret: SECRET }] });
+
+beforeAll(async () => {
+	await simulator.start();
+});
+afterAll(async () => simulator.stop());
+
+const examples = loadExamples();
+
+describe('every workflow in examples/ runs in the n8n engine and creates its run', () => {
+	it('there are examples: one from fields, one on a schedule, one for an AI Agent', () => {
+		expect(examples.map((e) => e.file)).toEqual([
+			'ai-agent-tool.json',
+			'daily-report-schedule.json',
+			'order-to-automation.json',
+		]);
+	});
+
+	for (const example of examples) {
+		it(`${example.file}: one accepted trigger, one recorded run with the expected message`, async () => {
+			const before = simulator.runs(ID).length;
+			const prepared = prepareExample(example, {
+				webhookUrl: simulator.webhookUrl(ID),
+				signingSecret: SECRET,
+			});
+			const run = await runWorkflow(prepared.options);
+			expect(run.status).toBe('success');
+			const [item] = outputOf(run, prepared.nodeName);
+			expect(item.json.statusCode).toBe(202);
+			const runs = simulator.runs(ID);
+			expect(runs).toHaveLength(before + 1);
+			const recorded = runs[runs.length - 1];
+			expect((item.json.response as { runId: string }).runId).toBe(recorded.runId);
+			expect(item.json.signedAt).toBe(recorded.signedAt);
+
+			if (example.file === 'order-to-automation.json') {
+				expect(recorded.message).toBe(
+					'Check order 1042 for Ada Lovelace and email a confirmation to ada@example.com.',
+				);
+				expect(recorded.context).toEqual({
+					orderId: 1042,
+					lines: [
+						{ sku: 'TEA-01', qty: 2 },
+						{ sku: 'CUP-07', qty: 1 },
+					],
+				});
+			} else if (example.file === 'daily-report-schedule.json') {
+				expect(recorded.message).toMatch(/^Write the daily sales report for \d{4}-\d{2}-\d{2} /);
+				expect(recorded.context).toMatchObject({ requestedBy: 'n8n schedule' });
+			} else {
+				expect(prepared.mode).toBe('tool rehearsal');
+				expect(recorded.message).toBe(FROM_AI_SAMPLES.message);
+				expect(recorded.context).toEqual(FROM_AI_SAMPLES.context);
+			}
+		});
+	}
+
+	it('the AI Agent example uses the tool variant of this node with $fromAI parameters', () => {
+		const agent = examples.find((e) => e.file === 'ai-agent-tool.json')!;
+		const tool = agent.nodes.find((n) => n.type.endsWith('.triggerAutomationTool'))!;
+		expect(tool.parameters.message).toMatch(/\$fromAI\('message'/);
+		expect(agent.connections[tool.name].ai_tool[0]?.[0].node).toBe('AI Agent');
+	});
+});
