@@ -1,0 +1,198 @@
+import type { IExecuteFunctions, INodeType } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+
+import { START_NODE_TYPE, loadPackage, outputOf, runWorkflow } from '../dev/engine';
+import { checkCredential } from '../nodes/shared/checkCredential';
+import { parseWebhookUrl } from '../nodes/shared/webhookUrl';
+import { Receiver, acceptWithJson, bodyJson, specViolations } from './support/receiver';
+
+const SECRET = 'cred_secret_4f1d';
+
+describe('webhook URL: {base_url}/webhooks/cloud/<automation_id> (spec §2)', () => {
+	it.each([
+		['https://svc.example.com/webhooks/cloud/abc-123', 'abc-123', 'https://svc.example.com/webhooks/cloud/abc-123'],
+		['https://svc.example.com/api/v1/webhooks/cloud/A.b_c~d', 'A.b_c~d', 'https://svc.example.com/api/v1/webhooks/cloud/A.b_c~d'],
+		['http://127.0.0.1:8080/webhooks/cloud/x', 'x', 'http://127.0.0.1:8080/webhooks/cloud/x'],
+		['  https://svc.example.com/webhooks/cloud/abc/  ', 'abc', 'https://svc.example.com/webhooks/cloud/abc'],
+	])('accepts %s', (raw, automationId, url) => {
+		expect(parseWebhookUrl(raw)).toEqual({ automationId, url });
+	});
+
+	it.each([
+		['', /empty/],
+		['not a url', /not a valid URL/],
+		['ftp://svc.example.com/webhooks/cloud/abc', /must start with https:\/\//],
+		['https://user:pw@svc.example.com/webhooks/cloud/abc', /user name or password/],
+		['https://svc.example.com/webhooks/cloud/abc?x=1', /query string/],
+		['https://svc.example.com/webhooks/cloud/abc#frag', /fragment/],
+		['https://svc.example.com/hooks/abc', /does not contain \/webhooks\/cloud\//],
+		['https://svc.example.com/webhooks/cloud/', /no automation id/],
+		['https://svc.example.com/webhooks/cloud', /no automation id/],
+		['https://svc.example.com/webhooks/cloud/abc/runs', /continues after the automation id/],
+		['https://svc.example.com/webhooks/cloud/a%2Fb', /characters an id cannot have/],
+	])('rejects %s, saying what is wrong and where to copy the URL', (raw, problem) => {
+		expect(() => parseWebhookUrl(raw)).toThrow(problem);
+		expect(() => parseWebhookUrl(raw)).toThrow(/Webhook details/);
+	});
+});
+
+describe('credential test: checks locally, sends nothing', () => {
+	it('OK names the automation and says nothing was sent', () => {
+		const result = checkCredential({
+			webhookUrl: 'https://svc.example.com/webhooks/cloud/abc',
+			signingSecret: SECRET,
+		});
+		expect(result.status).toBe('OK');
+		expect(result.message).toMatch(/automation "abc".*Nothing was sent/);
+	});
+
+	it('warns about http://', () => {
+		const result = checkCredential({ webhookUrl: 'http://svc.local/webhooks/cloud/abc', signingSecret: SECRET });
+		expect(result).toMatchObject({ status: 'OK', message: expect.stringMatching(/not encrypted/) });
+	});
+
+	it.each([
+		[{ webhookUrl: 'https://svc.example.com/webhooks/cloud/', signingSecret: SECRET }, /no automation id/],
+		[{ webhookUrl: 'https://svc.example.com/webhooks/cloud/a', signingSecret: '' }, /secret is empty/],
+		[{ webhookUrl: 'https://svc.example.com/webhooks/cloud/a', signingSecret: ` ${SECRET}\n` }, /whitespace/],
+	])('fails with a message that says how to fix it', (data, problem) => {
+		const result = checkCredential(data);
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(problem);
+		expect(result.message).not.toContain(SECRET);
+	});
+});
+
+describe('the credential as n8n loads it', () => {
+	it('is "Service Webhook Secret" with a URL field and a password field for the secret', async () => {
+		const { credentialTypes } = await loadPackage();
+		const credential = credentialTypes.serviceWebhookSecretApi;
+		expect(credential.displayName).toBe('Service Webhook Secret');
+		expect(credential.properties.map((p) => [p.name, p.type, p.typeOptions?.password === true])).toEqual([
+			['webhookUrl', 'string', false],
+			['signingSecret', 'string', true],
+		]);
+		expect(typeof credential.authenticate).toBe('function');
+		expect(credential.documentationUrl).toMatch(/^https:\/\//);
+	});
+
+	it('the node names it and tests it with its local check', async () => {
+		const { nodeTypes } = await loadPackage();
+		const node = nodeTypes['n8n-nodes-automation-service.triggerAutomation'] as INodeType;
+		expect(node.description.credentials).toEqual([
+			{ name: 'serviceWebhookSecretApi', required: true, testedBy: 'serviceWebhookSecretApiTest' },
+		]);
+		const test = node.methods!.credentialTest!.serviceWebhookSecretApiTest;
+		const result = await test.call({} as never, {
+			id: '1',
+			name: 'x',
+			type: 'serviceWebhookSecretApi',
+			data: { webhookUrl: 'https://svc.example.com/webhooks/cloud/q', signingSecret: SECRET },
+		});
+		expect(result.status).toBe('OK');
+	});
+});
+
+/**
+ * The HTTP Request node sends through n8n's legacy `requestWithAuthentication` helper. This test node
+ * makes the same calls the HTTP Request node makes for its body modes, so the credential's signing
+ * is checked on that path too, inside the real engine.
+ */
+const legacyCalls: Record<string, (url: string) => Record<string, unknown>> = {
+	'JSON body (fields or raw JSON)': (uri) => ({ method: 'POST', uri, body: { data: { message: 'from HTTP Request', context: { é: '🚀' } } }, json: true }),
+	'raw body, content type application/json': (uri) => ({
+		method: 'POST',
+		uri,
+		body: '{"data":{"message":"raw"}}',
+		headers: { 'content-type': 'application/json' },
+	}),
+	'form urlencoded': (uri) => ({ method: 'POST', uri, form: { data: 'x' } }),
+	'multipart form-data': (uri) => ({ method: 'POST', uri, formData: { data: 'x' } }),
+	'JSON body to another URL': () => ({ method: 'POST', uri: 'http://127.0.0.1:9/webhooks/cloud/other', body: { data: { message: 'x' } }, json: true }),
+};
+
+class LegacyRequestNode implements INodeType {
+	description = {
+		displayName: 'Legacy request',
+		name: 'test.legacyRequest',
+		group: ['transform'],
+		version: 1,
+		description: 'Calls requestWithAuthentication as the HTTP Request node does',
+		defaults: { name: 'Legacy request' },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'serviceWebhookSecretApi', required: true }],
+		properties: [
+			{ displayName: 'Mode', name: 'mode', type: 'string' as const, default: '' },
+			{ displayName: 'URL', name: 'url', type: 'string' as const, default: '' },
+		],
+	} as INodeType['description'];
+
+	async execute(this: IExecuteFunctions) {
+		const mode = this.getNodeParameter('mode', 0) as string;
+		const url = this.getNodeParameter('url', 0) as string;
+		try {
+			await this.helpers.requestWithAuthentication.call(this, 'serviceWebhookSecretApi', legacyCalls[mode](url) as never);
+			return [[{ json: { sent: true } }]];
+		} catch (error) {
+			return [[{ json: { sent: false, error: (error as Error).message } }]];
+		}
+	}
+}
+
+describe('the credential in the HTTP Request node (legacy request helper)', () => {
+	let receiver: Receiver;
+	beforeAll(async () => {
+		receiver = await new Receiver(acceptWithJson).start();
+	});
+	afterAll(async () => receiver.stop());
+	beforeEach(() => {
+		receiver.requests.length = 0;
+	});
+
+	async function call(mode: string) {
+		const url = `${receiver.url}/webhooks/cloud/http-node`;
+		const run = await runWorkflow({
+			workflow: {
+				nodes: [
+					{ id: 's', name: 'Start', type: START_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: {} },
+					{
+						id: 'h',
+						name: 'HTTP',
+						type: 'test.legacyRequest',
+						typeVersion: 1,
+						position: [1, 0],
+						parameters: { mode, url },
+						credentials: { serviceWebhookSecretApi: { id: '1', name: 'c' } },
+					},
+				],
+				connections: { Start: { main: [[{ node: 'HTTP', type: 'main', index: 0 }]] } },
+			},
+			credentials: { serviceWebhookSecretApi: { webhookUrl: url, signingSecret: SECRET } },
+			extraNodeTypes: { 'test.legacyRequest': new LegacyRequestNode() },
+		});
+		return outputOf(run, 'HTTP')[0].json as { sent: boolean; error?: string };
+	}
+
+	it.each(['JSON body (fields or raw JSON)', 'raw body, content type application/json'])(
+		'%s: signed over the exact bytes sent',
+		async (mode) => {
+			expect(await call(mode)).toEqual({ sent: true });
+			expect(receiver.requests).toHaveLength(1);
+			expect(specViolations(receiver.requests[0], SECRET, '/webhooks/cloud/http-node')).toEqual([]);
+			expect(bodyJson(receiver.requests[0]).data.message).toMatch(/from HTTP Request|raw/);
+		},
+	);
+
+	it.each([
+		['form urlencoded', /cannot be signed byte for byte/],
+		['multipart form-data', /cannot be signed byte for byte/],
+		['JSON body to another URL', /only signs requests to its own webhook URL/],
+	])('%s: refused before anything is sent', async (mode, problem) => {
+		const result = await call(mode);
+		expect(result.sent).toBe(false);
+		expect(result.error).toMatch(problem);
+		expect(receiver.requests).toHaveLength(0);
+	});
+});
