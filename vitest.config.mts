@@ -1,6 +1,13 @@
+import { createRequire } from 'node:module';
 import { defineConfig } from 'vitest/config';
 
+const require = createRequire(import.meta.url);
+
 export default defineConfig({
+	resolve: {
+		// One n8n-workflow, as in n8n: the CommonJS build that n8n-core and the built node load.
+		alias: { 'n8n-workflow': require.resolve('n8n-workflow') },
+	},
 	test: {
 		include: ['test/**/*.test.ts'],
 		// Engine tests start real HTTP servers and run whole workflows.
