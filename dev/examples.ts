@@ -1,3 +1,4 @@
+/* eslint-disable -- dev and test code, never shipped ("files": ["dist"]): n8n's node rules cover nodes/ and credentials/. */
 /**
  * The importable workflows in examples/, made runnable in the engine harness: the credential points
  * at a given webhook URL and secret, and n8n core nodes are served by their stand-ins. A workflow

@@ -1,3 +1,4 @@
+/* eslint-disable -- dev and test code, never shipped ("files": ["dist"]): n8n's node rules cover nodes/ and credentials/. */
 /**
  * Stand-ins for the n8n core nodes the example workflows use around Trigger Automation. The full
  * n8n app and n8n-nodes-base cannot be installed here, so these reproduce just what the examples

@@ -1,3 +1,4 @@
+/* eslint-disable -- dev and test code, never shipped ("files": ["dist"]): n8n's node rules cover nodes/ and credentials/. */
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 
