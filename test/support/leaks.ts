@@ -1,4 +1,3 @@
-/* eslint-disable -- dev and test code, never shipped ("files": ["dist"]): n8n's node rules cover nodes/ and credentials/. */
 /**
  * The secret-leak check: neither the signing secret nor any signature that went over the wire may
  * appear in what a run produced (items, errors, error descriptions) or in what was logged.

@@ -1,4 +1,3 @@
-/* eslint-disable -- dev and test code, never shipped ("files": ["dist"]): n8n's node rules cover nodes/ and credentials/. */
 /** Workflows of the form Start → Trigger Automation, as a user would build them in the editor. */
 import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 
