@@ -167,12 +167,16 @@ function toNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number) 
 			return new NodeOperationError(ctx.getNode(), message, { description, itemIndex });
 		}
 		// Built from our own plain values only: no request options, headers or client error inside.
-		return new NodeApiError(ctx.getNode(), { message, httpCode: httpCode ?? null } as JsonObject, {
+		const apiError = new NodeApiError(ctx.getNode(), { message, httpCode: httpCode ?? null } as JsonObject, {
 			message,
 			description,
 			httpCode,
 			itemIndex,
 		});
+		// NodeApiError swaps a message that mentions a network error code (ECONNRESET, ENOTFOUND …)
+		// for a generic one, some advising an immediate retry; ours says what happened to the run.
+		apiError.message = message;
+		return apiError;
 	}
 	if (error instanceof InputError) {
 		return new NodeOperationError(ctx.getNode(), error.message, {

@@ -225,6 +225,15 @@ export function failureFromError(error: unknown, facts: RequestFacts): Failure {
 			description: "Check the host name in the credential's webhook URL, and the DNS of the machine running n8n.",
 		};
 	}
+	if (code === 'EPROTO' || code.startsWith('ERR_SSL_')) {
+		return {
+			kind: 'network',
+			retryable: false,
+			message: `No TLS connection to ${host} could be made (${code})`,
+			description:
+				"The TLS handshake failed, and it comes before the request is sent, so no run was created. Most often the service does not speak https at this address: check the scheme and port of the credential's webhook URL.",
+		};
+	}
 	if (TLS_CODES.has(code)) {
 		return {
 			kind: 'network',
@@ -250,11 +259,12 @@ export function failureFromError(error: unknown, facts: RequestFacts): Failure {
 			description: `${MAY_HAVE_RUN} Raise Options → Timeout if the service is slow.`,
 		};
 	}
-	if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'ERR_SOCKET_CLOSED') {
+	// ERR_BAD_RESPONSE: the answer broke off midway (Node 24 reports that as ECONNRESET too).
+	if (['ECONNRESET', 'EPIPE', 'ERR_SOCKET_CLOSED', 'ERR_BAD_RESPONSE'].includes(code)) {
 		return {
 			kind: 'network',
 			retryable: false,
-			message: `The connection to ${host} was closed before the service answered (${code})`,
+			message: `The connection to ${host} was closed before the service's answer was complete (${code})`,
 			description: MAY_HAVE_RUN,
 		};
 	}
