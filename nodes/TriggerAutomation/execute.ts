@@ -18,7 +18,7 @@ import { parseWebhookUrl } from '../shared/webhookUrl';
 import type { ContextMode } from './description';
 import { DEFAULTS } from './description';
 import type { Failure } from './failures';
-import { failureFromError, failureFromResponse } from './failures';
+import { failureFromError, failureFromResponse, timeoutFailure } from './failures';
 import {
 	InputError,
 	contextFromFields,
@@ -40,6 +40,16 @@ interface NodeOptions {
 	retries: number;
 }
 
+// Timers cannot wait longer (a longer delay would fire at once).
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+function timeoutMs(value: unknown): number {
+	const ms = Number(value ?? DEFAULTS.timeoutMs);
+	return Number.isFinite(ms) && ms >= 1
+		? Math.min(Math.floor(ms), MAX_TIMER_MS)
+		: DEFAULTS.timeoutMs;
+}
+
 function readOptions(ctx: IExecuteFunctions, itemCount: number): NodeOptions {
 	const options = ctx.getNodeParameter('options', 0, {}) as IDataObject;
 	const batch = (options.batching as IDataObject | undefined)?.batch as IDataObject | undefined;
@@ -49,7 +59,7 @@ function readOptions(ctx: IExecuteFunctions, itemCount: number): NodeOptions {
 	return {
 		batchSize: Math.max(1, Math.floor(batchSize)),
 		batchIntervalMs: batch ? Math.max(0, Number(batch.batchInterval ?? DEFAULTS.batchIntervalMs)) : 0,
-		timeoutMs: Number(options.timeout ?? DEFAULTS.timeoutMs),
+		timeoutMs: timeoutMs(options.timeout),
 		includeHeaders: options.fullResponse === true,
 		ignoreSsl: options.allowUnauthorizedCerts === true,
 		retries: Math.max(0, Math.floor(Number(options.retries ?? 0))),
@@ -89,6 +99,20 @@ function signatureTimestampOf(request: IHttpRequestOptions): number | undefined 
 	}
 }
 
+/**
+ * The context the request is made on. n8n's request helper aborts the request with the signal of
+ * that context (the execution's Stop); here it also fires at the deadline, so Options → Timeout
+ * covers the whole answer. The HTTP client's own timeout ends once the headers have arrived, and a
+ * body trickled slowly would otherwise keep the item waiting without end.
+ */
+function withDeadline(ctx: IExecuteFunctions, deadline: AbortSignal): IExecuteFunctions {
+	const cancel = ctx.getExecutionCancelSignal();
+	const signal = cancel ? AbortSignal.any([cancel, deadline]) : deadline;
+	return Object.create(ctx, {
+		getExecutionCancelSignal: { value: () => signal },
+	}) as IExecuteFunctions;
+}
+
 function retryDelayMs(failure: Failure, attempt: number): number | undefined {
 	const delay = failure.retryAfterMs ?? 500 * 2 ** attempt;
 	return delay <= DEFAULTS.maxRetryWaitMs ? delay : undefined;
@@ -124,15 +148,18 @@ async function triggerItem(
 		};
 		let failure: Failure | undefined;
 		let response: RawResponse | undefined;
+		const deadline = AbortSignal.timeout(options.timeoutMs);
 		try {
 			const raw = (await ctx.helpers.httpRequestWithAuthentication.call(
-				ctx,
+				withDeadline(ctx, deadline),
 				CREDENTIAL_TYPE,
 				request,
 			)) as RawResponse;
 			response = { ...raw, body: Buffer.from(raw.body ?? '') };
 		} catch (error) {
-			failure = failureFromError(error, facts);
+			const cancelled = ctx.getExecutionCancelSignal()?.aborted === true;
+			failure =
+				deadline.aborted && !cancelled ? timeoutFailure(facts) : failureFromError(error, facts);
 		}
 		const signatureTimestamp = signatureTimestampOf(request);
 		if (response) {

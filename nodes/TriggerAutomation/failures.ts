@@ -187,6 +187,16 @@ function findInChain<T>(error: unknown, pick: (e: Record<string, unknown>) => T 
 	return undefined;
 }
 
+/** No complete answer within Options → Timeout (headers and body). */
+export function timeoutFailure(facts: RequestFacts): Failure {
+	return {
+		kind: 'network',
+		retryable: false,
+		message: `The service did not answer within ${facts.timeoutMs} ms`,
+		description: `${MAY_HAVE_RUN} Raise Options → Timeout if the service is slow.`,
+	};
+}
+
 /** A thrown error (before or instead of an answer) → Failure. */
 export function failureFromError(error: unknown, facts: RequestFacts): Failure {
 	const ours = findInChain<InputError | SigningError | WebhookUrlError>(error, (e) =>
@@ -252,12 +262,7 @@ export function failureFromError(error: unknown, facts: RequestFacts): Failure {
 		};
 	}
 	if (code === 'ECONNABORTED' || code === 'ETIMEDOUT' || code === 'ESOCKETTIMEDOUT') {
-		return {
-			kind: 'network',
-			retryable: false,
-			message: `The service did not answer within ${facts.timeoutMs} ms`,
-			description: `${MAY_HAVE_RUN} Raise Options → Timeout if the service is slow.`,
-		};
+		return timeoutFailure(facts);
 	}
 	// ERR_BAD_RESPONSE: the answer broke off midway (Node 24 reports that as ECONNRESET too).
 	if (['ECONNRESET', 'EPIPE', 'ERR_SOCKET_CLOSED', 'ERR_BAD_RESPONSE'].includes(code)) {
