@@ -99,6 +99,17 @@ function signatureTimestampOf(request: IHttpRequestOptions): number | undefined 
 	}
 }
 
+/** Waits `ms`, or less when `signal` fires first (the execution was stopped). */
+async function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+	if (signal?.aborted) return;
+	await Promise.race([
+		sleep(ms),
+		new Promise<void>((resolve) =>
+			signal?.addEventListener('abort', () => resolve(), { once: true }),
+		),
+	]);
+}
+
 /**
  * The context the request is made on. n8n's request helper aborts the request with the signal of
  * that context (the execution's Stop); here it also fires at the deadline, so Options → Timeout
@@ -179,11 +190,13 @@ async function triggerItem(
 			description: 'Select a Service Webhook Secret credential for this node.',
 		};
 		const delay = retryDelayMs(failure, attempt);
-		const cancelled = ctx.getExecutionCancelSignal()?.aborted === true;
-		if (!failure.retryable || attempt >= options.retries || delay === undefined || cancelled) {
+		const cancel = ctx.getExecutionCancelSignal();
+		if (!failure.retryable || attempt >= options.retries || delay === undefined || cancel?.aborted) {
 			throw new ItemFailure(failure);
 		}
-		await sleep(delay);
+		await pause(delay, cancel);
+		// Stopped while waiting: the last attempt was not accepted, and nothing more is sent.
+		if (cancel?.aborted) throw new ItemFailure(failure);
 	}
 }
 
@@ -242,13 +255,11 @@ export async function triggerAutomations(this: IExecuteFunctions): Promise<INode
 		targetError = error instanceof Error ? new InputError(error.message) : error;
 	}
 
+	const cancel = this.getExecutionCancelSignal();
 	for (let start = 0; start < items.length; start += options.batchSize) {
-		if (start > 0 && options.batchIntervalMs > 0) await sleep(options.batchIntervalMs);
-		if (this.getExecutionCancelSignal()?.aborted) {
-			throw new NodeOperationError(this.getNode(), 'The execution was cancelled', {
-				description: `Items ${start} and later were not sent.`,
-			});
-		}
+		if (start > 0 && options.batchIntervalMs > 0) await pause(options.batchIntervalMs, cancel);
+		// Stopped: no further batch is sent; the engine reports the cancellation.
+		if (cancel?.aborted) break;
 		const indexes = Array.from(
 			{ length: Math.min(options.batchSize, items.length - start) },
 			(_, offset) => start + offset,
@@ -263,6 +274,9 @@ export async function triggerAutomations(this: IExecuteFunctions): Promise<INode
 				}
 			}),
 		);
+		// Stopped during this batch: its requests were aborted (each may or may not have created a
+		// run), and their errors would make the engine report a failure instead of the cancellation.
+		if (cancel?.aborted) break;
 		for (const outcome of settled) {
 			if (outcome.error) {
 				if (!this.continueOnFail()) throw outcome.error;
