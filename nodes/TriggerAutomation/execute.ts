@@ -66,18 +66,47 @@ function readOptions(ctx: IExecuteFunctions, itemCount: number): NodeOptions {
 	};
 }
 
+/**
+ * A parameter's value for an item. An expression that gives an object containing itself makes n8n
+ * overflow the stack while it copies the value; that becomes an error naming the parameter.
+ */
+function parameter(
+	ctx: IExecuteFunctions,
+	name: string,
+	label: string,
+	itemIndex: number,
+	fallback?: unknown,
+) {
+	try {
+		return ctx.getNodeParameter(name, itemIndex, fallback);
+	} catch (error) {
+		if (error instanceof RangeError && /call stack/i.test(error.message)) {
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`${label}: its expression gave an object that contains itself (a circular reference)`,
+				{
+					description: 'Pick the values to send, e.g. with Context → Selected Fields, not the whole object.',
+					itemIndex,
+				},
+			);
+		}
+		// eslint-disable-next-line @n8n/community-nodes/require-node-api-error -- n8n's own error
+		throw error;
+	}
+}
+
 /** Parameters of one item → the exact bytes to sign and send. */
 function bodyForItem(ctx: IExecuteFunctions, itemIndex: number): Buffer {
-	const message = messageText(ctx.getNodeParameter('message', itemIndex));
+	const message = messageText(parameter(ctx, 'message', 'Message', itemIndex));
 	const mode = ctx.getNodeParameter('contextMode', itemIndex, 'none') as ContextMode;
 	let context: IDataObject | undefined;
 	if (mode === 'allFields') {
 		context = ctx.getInputData()[itemIndex].json;
 	} else if (mode === 'selectedFields') {
-		const fields = ctx.getNodeParameter('contextFields', itemIndex, {}) as AssignmentCollectionValue;
-		context = contextFromFields(fields.assignments);
+		const fields = parameter(ctx, 'contextFields', 'Context Fields', itemIndex, {});
+		context = contextFromFields((fields as AssignmentCollectionValue).assignments);
 	} else if (mode === 'json') {
-		context = contextFromJson(ctx.getNodeParameter('contextJson', itemIndex));
+		context = contextFromJson(parameter(ctx, 'contextJson', 'Context (JSON)', itemIndex));
 	}
 	return Buffer.from(serializeBody(message, context), 'utf8');
 }
@@ -217,6 +246,10 @@ function toNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number) 
 		// for a generic one, some advising an immediate retry; ours says what happened to the run.
 		apiError.message = message;
 		return apiError;
+	}
+	if (error instanceof NodeOperationError) {
+		error.context.itemIndex ??= itemIndex;
+		return error;
 	}
 	if (error instanceof InputError) {
 		return new NodeOperationError(ctx.getNode(), error.message, {

@@ -59,7 +59,13 @@ function isPlainObject(value: unknown): value is IDataObject {
 
 /** Context → JSON: a JSON object, or text holding one. */
 export function contextFromJson(value: unknown): IDataObject {
-	let parsed = value;
+	if (value === undefined) {
+		throw new InputError(
+			'Context (JSON) is empty: its expression gave undefined',
+			'Check that the field used in Context (JSON) exists on this item, or set Context to None.',
+		);
+	}
+	let parsed: unknown = value;
 	if (typeof value === 'string') {
 		if (value.trim() === '') {
 			throw new InputError(
