@@ -1408,6 +1408,18 @@ export const CASES: MatrixCase[] = [
 		spec: 'Silent; chosen: Timeout bounds the whole answer.',
 	},
 
+	{
+		id: 'timeout-zero',
+		group: 'Timeouts',
+		case: 'Timeout 0 (e.g. from an expression)',
+		rule: 'a Timeout that is not a positive number falls back to the default',
+		parameters: { options: { timeout: '={{ 0 }}' } },
+		requests: 1,
+		expect: { kind: 'sent' },
+		note: 'The default 30 s applies.',
+		spec: 'Silent; chosen: the default, rather than no limit or an instant timeout.',
+	},
+
 	// ── Answers of the service ──────────────────────────────────────────────────────────────
 	redirect(301),
 	redirect(302),
