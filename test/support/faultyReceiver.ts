@@ -11,6 +11,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Server, Socket } from 'node:net';
 
 import type { ReceivedRequest } from './receiver';
+import { recordRequest } from './receiver';
 
 /** A request as received, plus what the receiver did with it. */
 export interface FaultyRequest extends ReceivedRequest {
@@ -93,16 +94,7 @@ export class FaultyReceiver {
 	async start(): Promise<this> {
 		const handler = (req: IncomingMessage, res: ServerResponse) => {
 			res.setHeader('Connection', 'close');
-			const chunks: Buffer[] = [];
-			req.on('data', (chunk: Buffer) => chunks.push(chunk));
-			req.on('end', () => {
-				const request: FaultyRequest = {
-					method: req.method ?? '',
-					path: req.url ?? '',
-					headers: req.headers,
-					body: Buffer.concat(chunks),
-					receivedAt: Date.now(),
-				};
+			recordRequest(req, (request: FaultyRequest) => {
 				this.requests.push(request);
 				res.on('finish', () => (request.answer = res.statusCode));
 				res.on('close', () => (request.answer ??= 'closed'));

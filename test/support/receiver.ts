@@ -29,6 +29,24 @@ export const acceptWithJson: Responder = (request, res) => {
 	res.end(text);
 };
 
+/** Reads a request to its end, then hands it on as recorded: a request is counted once complete. */
+export function recordRequest(
+	req: IncomingMessage,
+	onRecorded: (request: ReceivedRequest) => void,
+): void {
+	const chunks: Buffer[] = [];
+	req.on('data', (chunk: Buffer) => chunks.push(chunk));
+	req.on('end', () =>
+		onRecorded({
+			method: req.method ?? '',
+			path: req.url ?? '',
+			headers: req.headers,
+			body: Buffer.concat(chunks),
+			receivedAt: Date.now(),
+		}),
+	);
+}
+
 export class Receiver {
 	readonly requests: ReceivedRequest[] = [];
 	private server?: Server;
@@ -42,22 +60,12 @@ export class Receiver {
 	}
 
 	async start(): Promise<this> {
-		this.server = createServer((req, res) => {
-			// Requests that the responder handles before the body arrives are recorded on 'end' only.
-			const chunks: Buffer[] = [];
-			req.on('data', (chunk: Buffer) => chunks.push(chunk));
-			req.on('end', () => {
-				const request: ReceivedRequest = {
-					method: req.method ?? '',
-					path: req.url ?? '',
-					headers: req.headers,
-					body: Buffer.concat(chunks),
-					receivedAt: Date.now(),
-				};
+		this.server = createServer((req, res) =>
+			recordRequest(req, (request) => {
 				this.requests.push(request);
 				void this.responder(request, res, req);
-			});
-		});
+			}),
+		);
 		this.server.on('connection', (socket) => {
 			this.sockets.add(socket);
 			socket.on('close', () => this.sockets.delete(socket));
