@@ -36,7 +36,7 @@ export class ServiceWebhookSecretApi implements ICredentialType {
 			default: '',
 			placeholder: 'https://example.com/webhooks/cloud/your-automation-id',
 			description:
-				'The URL from the automation\'s Webhook details, of the form {base_url}/webhooks/cloud/&lt;automation_id&gt;. In the desktop app: create the automation, choose Webhook as trigger type, save it, open the menu on the automation card and choose Webhook details.',
+				"The URL from the automation's Webhook details, of the form {base_url}/webhooks/cloud/&lt;automation_id&gt;. In the desktop app: create the automation, choose Webhook as trigger type, save it, open the menu on the automation card and choose Webhook details.",
 		},
 		{
 			displayName: 'Signing Secret',
@@ -46,7 +46,7 @@ export class ServiceWebhookSecretApi implements ICredentialType {
 			required: true,
 			default: '',
 			description:
-				'The signing secret shown with the webhook URL in the automation\'s Webhook details. It signs every request and is never sent. Paste it without surrounding spaces.',
+				"The signing secret shown with the webhook URL in the automation's Webhook details. It signs every request and is never sent. Paste it without surrounding spaces.",
 		},
 	];
 

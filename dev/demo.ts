@@ -41,16 +41,21 @@ async function runExamples(webhookUrl: string, signingSecret: string): Promise<n
 		const prepared = prepareExample(example, { webhookUrl, signingSecret });
 		const run = await runWorkflow(prepared.options);
 		const items = outputOf(run, prepared.nodeName);
-		const how = prepared.mode === 'workflow' ? 'workflow' : 'tool node, as the AI Agent would call it';
+		const how =
+			prepared.mode === 'workflow' ? 'workflow' : 'tool node, as the AI Agent would call it';
 		console.log(`\n▶ examples/${example.file} — ${example.name} (${how})`);
 		if (run.status !== 'success') {
 			failures++;
 			const error = run.data.resultData.error;
-			console.log(`  ✗ ${error?.message ?? run.status}${error?.description ? `\n    ${error.description}` : ''}`);
+			console.log(
+				`  ✗ ${error?.message ?? run.status}${error?.description ? `\n    ${error.description}` : ''}`,
+			);
 			continue;
 		}
 		for (const item of items) {
-			console.log(`  ✓ status ${String(item.json.statusCode)}, response ${short(item.json.response)}`);
+			console.log(
+				`  ✓ status ${String(item.json.statusCode)}, response ${short(item.json.response)}`,
+			);
 		}
 	}
 	return failures;
@@ -60,7 +65,8 @@ async function main(): Promise<void> {
 	const url = argument('url');
 	const secret = argument('secret');
 	if (url || secret) {
-		if (!url || !secret) throw new Error('Give both --url <webhook URL> and --secret <signing secret>.');
+		if (!url || !secret)
+			throw new Error('Give both --url <webhook URL> and --secret <signing secret>.');
 		console.log(`Triggering the real automation at ${url}`);
 		process.exitCode = (await runExamples(url, secret)) > 0 ? 1 : 0;
 		return;
@@ -92,7 +98,9 @@ async function main(): Promise<void> {
 		);
 		history.runs.forEach((run, index) => {
 			console.log(`  #${index + 1} run ${run.runId}, received ${run.receivedAt}`);
-			console.log(`     signature verified: HMAC-SHA256 over the received bytes, signed at ${run.signedAt}`);
+			console.log(
+				`     signature verified: HMAC-SHA256 over the received bytes, signed at ${run.signedAt}`,
+			);
 			console.log(`     message: ${short(run.message)}`);
 			if (run.context !== undefined) console.log(`     context: ${short(run.context)}`);
 		});

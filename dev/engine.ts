@@ -43,7 +43,10 @@ import {
 function findPackageDir(from: string): string {
 	for (let dir = from; dir !== dirname(dir); dir = dirname(dir)) {
 		const manifest = join(dir, 'package.json');
-		if (existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).name === 'n8n-nodes-automation-service') {
+		if (
+			existsSync(manifest) &&
+			JSON.parse(readFileSync(manifest, 'utf8')).name === 'n8n-nodes-automation-service'
+		) {
 			return dir;
 		}
 	}
@@ -208,7 +211,15 @@ export async function startWorkflow(options: RunOptions): Promise<StartedRun> {
 	const credentialsHelper = new MemoryCredentialsHelper(pkg.credentialTypes, options.credentials);
 	const { nodes, connections } = options.workflow;
 	const settings = { executionOrder: 'v1' as const };
-	const workflow = new Workflow({ id: 'wf', name: 'test', nodes, connections, nodeTypes, active: false, settings });
+	const workflow = new Workflow({
+		id: 'wf',
+		name: 'test',
+		nodes,
+		connections,
+		nodeTypes,
+		active: false,
+		settings,
+	});
 	const hooks = new ExecutionLifecycleHooks('manual', 'exec-1', {
 		id: 'wf',
 		name: 'test',
@@ -246,11 +257,18 @@ export async function startWorkflow(options: RunOptions): Promise<StartedRun> {
 }
 
 export async function runWorkflow(options: RunOptions): Promise<IRun> {
-	return await (await startWorkflow(options)).promise;
+	return await (
+		await startWorkflow(options)
+	).promise;
 }
 
 /** Items on output `output` of a node's `runIndex`-th run (main[1] is the error output). */
-export function outputOf(run: IRun, nodeName: string, output = 0, runIndex = 0): INodeExecutionData[] {
+export function outputOf(
+	run: IRun,
+	nodeName: string,
+	output = 0,
+	runIndex = 0,
+): INodeExecutionData[] {
 	return run.data.resultData.runData[nodeName]?.[runIndex]?.data?.main?.[output] ?? [];
 }
 

@@ -36,7 +36,8 @@ export function loadExamples(): Example[] {
 
 /** What an agent might pass to the tool, per $fromAI key, for the offline rehearsal. */
 export const FROM_AI_SAMPLES: Record<string, unknown> = {
-	message: 'Restock tea TEA-01 for the Oslo shop and confirm the delivery date to the shop manager.',
+	message:
+		'Restock tea TEA-01 for the Oslo shop and confirm the delivery date to the shop manager.',
 	context: { sku: 'TEA-01', quantity: 40, shop: 'Oslo', requestedBy: 'chat' },
 };
 
@@ -48,7 +49,9 @@ function withAgentValues(parameters: INodeParameters): INodeParameters {
 		const match = typeof value === 'string' ? FROM_AI_CALL.exec(value) : null;
 		if (match && match[1] in FROM_AI_SAMPLES) {
 			const sample = FROM_AI_SAMPLES[match[1]];
-			result[name] = (typeof sample === 'string' ? sample : JSON.stringify(sample)) as NodeParameterValueType;
+			result[name] = (
+				typeof sample === 'string' ? sample : JSON.stringify(sample)
+			) as NodeParameterValueType;
 		} else if (name !== 'descriptionType' && name !== 'toolDescription') {
 			result[name] = value;
 		}
@@ -92,7 +95,8 @@ export function prepareExample(
 		};
 	}
 	const tool = example.nodes.find((node) => node.type === TOOL_TYPE);
-	if (!tool) throw new Error(`${example.file} can neither run offline nor has a Trigger Automation tool`);
+	if (!tool)
+		throw new Error(`${example.file} can neither run offline nor has a Trigger Automation tool`);
 	const node: INode = {
 		...tool,
 		type: NODE_TYPE,
@@ -105,7 +109,14 @@ export function prepareExample(
 		options: {
 			workflow: {
 				nodes: [
-					{ id: 'agent', name: 'Agent call', type: START_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: {} },
+					{
+						id: 'agent',
+						name: 'Agent call',
+						type: START_NODE_TYPE,
+						typeVersion: 1,
+						position: [0, 0],
+						parameters: {},
+					},
 					node,
 				],
 				connections: { 'Agent call': { main: [[{ node: node.name, type: 'main', index: 0 }]] } },

@@ -145,7 +145,8 @@ export class AutomationServiceSimulator {
 				});
 			}
 			const rejection = this.accept(match[1], req, Buffer.concat(chunks), res);
-			if (rejection) send(res, rejection.status, { error: rejection.error, message: rejection.message });
+			if (rejection)
+				send(res, rejection.status, { error: rejection.error, message: rejection.message });
 		});
 	}
 
@@ -200,17 +201,29 @@ export class AutomationServiceSimulator {
 		try {
 			parsed = JSON.parse(body.toString('utf8'));
 		} catch (error) {
-			return { status: 422, error: 'invalid_body', message: `The body is not JSON: ${(error as Error).message}` };
+			return {
+				status: 422,
+				error: 'invalid_body',
+				message: `The body is not JSON: ${(error as Error).message}`,
+			};
 		}
 		const data = isPlainObject(parsed) ? parsed.data : undefined;
 		if (!isPlainObject(data)) {
 			return { status: 422, error: 'invalid_body', message: 'The body must be {"data": {...}}.' };
 		}
 		if (typeof data.message !== 'string' || data.message.trim() === '') {
-			return { status: 422, error: 'invalid_body', message: 'data.message must be a non-empty string.' };
+			return {
+				status: 422,
+				error: 'invalid_body',
+				message: 'data.message must be a non-empty string.',
+			};
 		}
 		if (data.context !== undefined && !isPlainObject(data.context)) {
-			return { status: 422, error: 'invalid_body', message: 'data.context must be an object when present.' };
+			return {
+				status: 422,
+				error: 'invalid_body',
+				message: 'data.context must be an object when present.',
+			};
 		}
 
 		this.seen.set(replayKey, timestamp);

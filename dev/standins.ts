@@ -45,7 +45,9 @@ class ScheduleTrigger implements INodeType {
 
 	async execute(): Promise<INodeExecutionData[][]> {
 		const now = new Date();
-		return [[{ json: { timestamp: now.toISOString(), 'Day of week': now.toUTCString().slice(0, 3) } }]];
+		return [
+			[{ json: { timestamp: now.toISOString(), 'Day of week': now.toUTCString().slice(0, 3) } }],
+		];
 	}
 }
 
@@ -62,7 +64,12 @@ class EditFields implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		properties: [
 			{ displayName: 'Fields', name: 'assignments', type: 'assignmentCollection', default: {} },
-			{ displayName: 'Include Other Fields', name: 'includeOtherFields', type: 'boolean', default: false },
+			{
+				displayName: 'Include Other Fields',
+				name: 'includeOtherFields',
+				type: 'boolean',
+				default: false,
+			},
 		],
 	};
 
@@ -77,7 +84,9 @@ class EditFields implements INodeType {
 				for (const { name, value, type } of assignments ?? []) {
 					const result = validateFieldType(name, value, (type ?? 'string') as FieldType);
 					if (!result.valid) {
-						throw new NodeOperationError(this.getNode(), result.errorMessage ?? name, { itemIndex });
+						throw new NodeOperationError(this.getNode(), result.errorMessage ?? name, {
+							itemIndex,
+						});
 					}
 					json[name] = result.newValue as IDataObject[string];
 				}

@@ -12,10 +12,22 @@ const SECRET = 'cred_secret_4f1d';
 
 describe('webhook URL: {base_url}/webhooks/cloud/<automation_id> (spec §2)', () => {
 	it.each([
-		['https://svc.example.com/webhooks/cloud/abc-123', 'abc-123', 'https://svc.example.com/webhooks/cloud/abc-123'],
-		['https://svc.example.com/api/v1/webhooks/cloud/A.b_c~d', 'A.b_c~d', 'https://svc.example.com/api/v1/webhooks/cloud/A.b_c~d'],
+		[
+			'https://svc.example.com/webhooks/cloud/abc-123',
+			'abc-123',
+			'https://svc.example.com/webhooks/cloud/abc-123',
+		],
+		[
+			'https://svc.example.com/api/v1/webhooks/cloud/A.b_c~d',
+			'A.b_c~d',
+			'https://svc.example.com/api/v1/webhooks/cloud/A.b_c~d',
+		],
 		['http://127.0.0.1:8080/webhooks/cloud/x', 'x', 'http://127.0.0.1:8080/webhooks/cloud/x'],
-		['  https://svc.example.com/webhooks/cloud/abc/  ', 'abc', 'https://svc.example.com/webhooks/cloud/abc'],
+		[
+			'  https://svc.example.com/webhooks/cloud/abc/  ',
+			'abc',
+			'https://svc.example.com/webhooks/cloud/abc',
+		],
 	])('accepts %s', (raw, automationId, url) => {
 		expect(parseWebhookUrl(raw)).toEqual({ automationId, url });
 	});
@@ -49,14 +61,26 @@ describe('credential test: checks locally, sends nothing', () => {
 	});
 
 	it('warns about http://', () => {
-		const result = checkCredential({ webhookUrl: 'http://svc.local/webhooks/cloud/abc', signingSecret: SECRET });
+		const result = checkCredential({
+			webhookUrl: 'http://svc.local/webhooks/cloud/abc',
+			signingSecret: SECRET,
+		});
 		expect(result).toMatchObject({ status: 'OK', message: expect.stringMatching(/not encrypted/) });
 	});
 
 	it.each([
-		[{ webhookUrl: 'https://svc.example.com/webhooks/cloud/', signingSecret: SECRET }, /no automation id/],
-		[{ webhookUrl: 'https://svc.example.com/webhooks/cloud/a', signingSecret: '' }, /secret is empty/],
-		[{ webhookUrl: 'https://svc.example.com/webhooks/cloud/a', signingSecret: ` ${SECRET}\n` }, /whitespace/],
+		[
+			{ webhookUrl: 'https://svc.example.com/webhooks/cloud/', signingSecret: SECRET },
+			/no automation id/,
+		],
+		[
+			{ webhookUrl: 'https://svc.example.com/webhooks/cloud/a', signingSecret: '' },
+			/secret is empty/,
+		],
+		[
+			{ webhookUrl: 'https://svc.example.com/webhooks/cloud/a', signingSecret: ` ${SECRET}\n` },
+			/whitespace/,
+		],
 	])('fails with a message that says how to fix it', (data, problem) => {
 		const result = checkCredential(data);
 		expect(result.status).toBe('Error');
@@ -70,7 +94,9 @@ describe('the credential as n8n loads it', () => {
 		const { credentialTypes } = await loadPackage();
 		const credential = credentialTypes.serviceWebhookSecretApi;
 		expect(credential.displayName).toBe('Service Webhook Secret');
-		expect(credential.properties.map((p) => [p.name, p.type, p.typeOptions?.password === true])).toEqual([
+		expect(
+			credential.properties.map((p) => [p.name, p.type, p.typeOptions?.password === true]),
+		).toEqual([
 			['webhookUrl', 'string', false],
 			['signingSecret', 'string', true],
 		]);
@@ -101,7 +127,12 @@ describe('the credential as n8n loads it', () => {
  * is checked on that path too, inside the real engine.
  */
 const legacyCalls: Record<string, (url: string) => Record<string, unknown>> = {
-	'JSON body (fields or raw JSON)': (uri) => ({ method: 'POST', uri, body: { data: { message: 'from HTTP Request', context: { é: '🚀' } } }, json: true }),
+	'JSON body (fields or raw JSON)': (uri) => ({
+		method: 'POST',
+		uri,
+		body: { data: { message: 'from HTTP Request', context: { é: '🚀' } } },
+		json: true,
+	}),
 	'raw body, content type application/json': (uri) => ({
 		method: 'POST',
 		uri,
@@ -110,7 +141,12 @@ const legacyCalls: Record<string, (url: string) => Record<string, unknown>> = {
 	}),
 	'form urlencoded': (uri) => ({ method: 'POST', uri, form: { data: 'x' } }),
 	'multipart form-data': (uri) => ({ method: 'POST', uri, formData: { data: 'x' } }),
-	'JSON body to another URL': () => ({ method: 'POST', uri: 'http://127.0.0.1:9/webhooks/cloud/other', body: { data: { message: 'x' } }, json: true }),
+	'JSON body to another URL': () => ({
+		method: 'POST',
+		uri: 'http://127.0.0.1:9/webhooks/cloud/other',
+		body: { data: { message: 'x' } },
+		json: true,
+	}),
 };
 
 class LegacyRequestNode implements INodeType {
@@ -134,7 +170,11 @@ class LegacyRequestNode implements INodeType {
 		const mode = this.getNodeParameter('mode', 0) as string;
 		const url = this.getNodeParameter('url', 0) as string;
 		try {
-			await this.helpers.requestWithAuthentication.call(this, 'serviceWebhookSecretApi', legacyCalls[mode](url) as never);
+			await this.helpers.requestWithAuthentication.call(
+				this,
+				'serviceWebhookSecretApi',
+				legacyCalls[mode](url) as never,
+			);
 			return [[{ json: { sent: true } }]];
 		} catch (error) {
 			return [[{ json: { sent: false, error: (error as Error).message } }]];
@@ -157,7 +197,14 @@ describe('the credential in the HTTP Request node (legacy request helper)', () =
 		const run = await runWorkflow({
 			workflow: {
 				nodes: [
-					{ id: 's', name: 'Start', type: START_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: {} },
+					{
+						id: 's',
+						name: 'Start',
+						type: START_NODE_TYPE,
+						typeVersion: 1,
+						position: [0, 0],
+						parameters: {},
+					},
 					{
 						id: 'h',
 						name: 'HTTP',

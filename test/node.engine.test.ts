@@ -26,10 +26,17 @@ async function run(
 	settings: Record<string, unknown> = {},
 ) {
 	const result = await runWorkflow(
-		triggerWorkflow({ parameters, items, settings, webhookUrl: `${receiver.url}${PATH}`, secret: SECRET }),
+		triggerWorkflow({
+			parameters,
+			items,
+			settings,
+			webhookUrl: `${receiver.url}${PATH}`,
+			secret: SECRET,
+		}),
 	);
 	// Every test: every request conforms to the spec, and nothing leaks.
-	for (const request of receiver.requests) expect(specViolations(request, SECRET, PATH)).toEqual([]);
+	for (const request of receiver.requests)
+		expect(specViolations(request, SECRET, PATH)).toEqual([]);
 	expectNoLeak(SECRET, { run: result }, receiver.requests);
 	return result;
 }
@@ -58,7 +65,9 @@ describe('a trigger is a signed POST of {"data":{"message","context"}} (spec §4
 	it('Context All Input Fields: the input item is the context', async () => {
 		const input = { orderId: 7, customer: { name: 'Ada', tags: ['vip'] }, paid: true, note: null };
 		await run({ message: 'Handle order', contextMode: 'allFields' }, [input]);
-		expect(bodyJson(receiver.requests[0])).toEqual({ data: { message: 'Handle order', context: input } });
+		expect(bodyJson(receiver.requests[0])).toEqual({
+			data: { message: 'Handle order', context: input },
+		});
 	});
 
 	it('Context Selected Fields: typed name/value pairs as in Edit Fields, with expressions', async () => {
@@ -168,7 +177,10 @@ describe('batching (Options → Batching: items per batch = requests in flight t
 	it('without Batching, items go one at a time in item order', async () => {
 		const probe = concurrencyProbe(20);
 		receiver.respondWith(probe.responder);
-		await run({ message: '={{ $json.n }}' }, [1, 2, 3, 4].map((n) => ({ n })));
+		await run(
+			{ message: '={{ $json.n }}' },
+			[1, 2, 3, 4].map((n) => ({ n })),
+		);
 		expect(probe.peak()).toBe(1);
 		expect(receiver.requests.map((r) => bodyJson(r).data.message)).toEqual(['1', '2', '3', '4']);
 	});
@@ -177,7 +189,10 @@ describe('batching (Options → Batching: items per batch = requests in flight t
 		const probe = concurrencyProbe(30);
 		receiver.respondWith(probe.responder);
 		const result = await run(
-			{ message: '={{ $json.n }}', options: { batching: { batch: { batchSize: 3, batchInterval: 0 } } } },
+			{
+				message: '={{ $json.n }}',
+				options: { batching: { batch: { batchSize: 3, batchInterval: 0 } } },
+			},
 			[1, 2, 3, 4, 5, 6, 7].map((n) => ({ n })),
 		);
 		expect(probe.peak()).toBe(3);
@@ -188,7 +203,10 @@ describe('batching (Options → Batching: items per batch = requests in flight t
 
 	it('the batch interval separates batches', async () => {
 		await run(
-			{ message: '={{ $json.n }}', options: { batching: { batch: { batchSize: 2, batchInterval: 150 } } } },
+			{
+				message: '={{ $json.n }}',
+				options: { batching: { batch: { batchSize: 2, batchInterval: 150 } } },
+			},
 			[1, 2, 3].map((n) => ({ n })),
 		);
 		const [first, , third] = receiver.requests.map((r) => r.receivedAt);
@@ -217,21 +235,30 @@ describe('errors: per item, with the item index, Continue On Fail keeps the othe
 
 	it('Continue (regular output): the failing item carries the error, the others their runs', async () => {
 		receiver.respondWith(failSecond);
-		const result = await run({ message: '={{ $json.m }}' }, items, { onError: 'continueRegularOutput' });
+		const result = await run({ message: '={{ $json.m }}' }, items, {
+			onError: 'continueRegularOutput',
+		});
 		const output = outputOf(result, NODE_NAME);
 		expect(output.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(output[0].json.statusCode).toBe(202);
 		expect(output[1].json.error).toBe('No automation found for id "auto-42" (404)');
 		expect(output[1].json.details).toMatchObject({ httpCode: '404', itemIndex: 1 });
-		expect((output[1].json.details as { description: string }).description).toMatch(/automation id/);
+		expect((output[1].json.details as { description: string }).description).toMatch(
+			/automation id/,
+		);
 		expect(output[2].json.statusCode).toBe(202);
 		expect(receiver.requests).toHaveLength(3);
 	});
 
 	it('Continue (using error output): the failing item goes to the error output', async () => {
 		receiver.respondWith(failSecond);
-		const result = await run({ message: '={{ $json.m }}' }, items, { onError: 'continueErrorOutput' });
-		expect(outputOf(result, NODE_NAME, 0).map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 2 }]);
+		const result = await run({ message: '={{ $json.m }}' }, items, {
+			onError: 'continueErrorOutput',
+		});
+		expect(outputOf(result, NODE_NAME, 0).map((i) => i.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 2 },
+		]);
 		const errors = outputOf(result, NODE_NAME, 1);
 		expect(errors).toHaveLength(1);
 		expect(errors[0].pairedItem).toEqual({ item: 1 });
@@ -258,7 +285,9 @@ describe('errors: per item, with the item index, Continue On Fail keeps the othe
 		const result = await run({ message: 'x' });
 		const error = errorOf(result, NODE_NAME)!;
 		expect(error.message).toBe('The service rejected the signature (401)');
-		expect(error.description).toMatch(/clock is (599|600|601) s behind the service's, more than the 5 minutes/);
+		expect(error.description).toMatch(
+			/clock is (599|600|601) s behind the service's, more than the 5 minutes/,
+		);
 		expect(error.description).toMatch(/expired_signature/);
 	});
 });

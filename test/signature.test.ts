@@ -93,7 +93,9 @@ describe('§5.3–5.4 signature = lowercase hex HMAC-SHA256(secret, "<t>.<body>"
 		expect(bytes.length).toBeGreaterThan(10_000_000);
 		expect(computeSignature(SECRET, text, T)).toBe(computeSignature(SECRET, bytes, T));
 		expect(computeSignature(SECRET, new Uint8Array(bytes), T)).toBe(
-			createHmac('sha256', SECRET).update(Buffer.concat([Buffer.from(`${T}.`), bytes])).digest('hex'),
+			createHmac('sha256', SECRET)
+				.update(Buffer.concat([Buffer.from(`${T}.`), bytes]))
+				.digest('hex'),
 		);
 	});
 
@@ -120,7 +122,9 @@ describe('§5.6 the bytes verified are the bytes signed: round trip and single-b
 	const header = buildSignatureHeader(SECRET, body, T);
 
 	it('a signed request verifies', () => {
-		expect(verifySignature({ secret: SECRET, header, body, now: T + 1000 })).toEqual({ timestamp: T });
+		expect(verifySignature({ secret: SECRET, header, body, now: T + 1000 })).toEqual({
+			timestamp: T,
+		});
 	});
 
 	it('every single-byte change to the body fails', () => {
@@ -297,7 +301,8 @@ describe('secret hygiene (surrounding whitespace is rejected, never trimmed sile
 
 	it('refuses to verify without a secret', () => {
 		expectSignatureError(
-			() => verifySignature({ secret: '', header: `t=${T},v1=${'0'.repeat(64)}`, body: '', now: T }),
+			() =>
+				verifySignature({ secret: '', header: `t=${T},v1=${'0'.repeat(64)}`, body: '', now: T }),
 			'bad_secret',
 			/No signing secret/,
 		);

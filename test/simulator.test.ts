@@ -35,7 +35,10 @@ function send(
 			const chunks: Buffer[] = [];
 			res.on('data', (chunk: Buffer) => chunks.push(chunk));
 			res.on('end', () =>
-				resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString() || '{}') }),
+				resolve({
+					status: res.statusCode ?? 0,
+					body: JSON.parse(Buffer.concat(chunks).toString() || '{}'),
+				}),
 			);
 		});
 		req.on('error', reject);
@@ -65,7 +68,9 @@ describe('the simulator accepts correctly signed triggers and records runs', () 
 			request(`${simulator.baseUrl}/automations/${ID}/runs`, (res) => {
 				const chunks: Buffer[] = [];
 				res.on('data', (c: Buffer) => chunks.push(c));
-				res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString()) }));
+				res.on('end', () =>
+					resolve({ status: res.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString()) }),
+				);
 			}).end();
 		});
 		expect(history.status).toBe(200);
@@ -84,7 +89,11 @@ describe('the simulator rejects each bad request with its own status and message
 		],
 		[
 			'a malformed signature',
-			() => send(`/webhooks/cloud/${ID}`, BODY, { 'Content-Type': 'application/json', 'X-Service-Signature': 't=abc,v1=00' }),
+			() =>
+				send(`/webhooks/cloud/${ID}`, BODY, {
+					'Content-Type': 'application/json',
+					'X-Service-Signature': 't=abc,v1=00',
+				}),
 			400,
 			'malformed_signature',
 			/Malformed/,
@@ -126,7 +135,12 @@ describe('the simulator rejects each bad request with its own status and message
 		],
 		[
 			'a context that is an array',
-			() => send(`/webhooks/cloud/${ID}`, '{"data":{"message":"x","context":[1]}}', signed('{"data":{"message":"x","context":[1]}}')),
+			() =>
+				send(
+					`/webhooks/cloud/${ID}`,
+					'{"data":{"message":"x","context":[1]}}',
+					signed('{"data":{"message":"x","context":[1]}}'),
+				),
 			422,
 			'invalid_body',
 			/data.context must be an object/,

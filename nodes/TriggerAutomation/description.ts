@@ -142,8 +142,7 @@ export const nodeProperties: INodeProperties[] = [
 				type: 'number',
 				typeOptions: { minValue: 1 },
 				default: 30000,
-				description:
-					'Time in milliseconds to wait for the service to answer before the item fails',
+				description: 'Time in milliseconds to wait for the service to answer before the item fails',
 			},
 		],
 	},

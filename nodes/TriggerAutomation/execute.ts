@@ -58,7 +58,9 @@ function readOptions(ctx: IExecuteFunctions, itemCount: number): NodeOptions {
 	if (batchSize === -1 || batchSize > itemCount) batchSize = Math.max(itemCount, 1);
 	return {
 		batchSize: Math.max(1, Math.floor(batchSize)),
-		batchIntervalMs: batch ? Math.max(0, Number(batch.batchInterval ?? DEFAULTS.batchIntervalMs)) : 0,
+		batchIntervalMs: batch
+			? Math.max(0, Number(batch.batchInterval ?? DEFAULTS.batchIntervalMs))
+			: 0,
 		timeoutMs: timeoutMs(options.timeout),
 		includeHeaders: options.fullResponse === true,
 		ignoreSsl: options.allowUnauthorizedCerts === true,
@@ -85,7 +87,8 @@ function parameter(
 				ctx.getNode(),
 				`${label}: its expression gave an object that contains itself (a circular reference)`,
 				{
-					description: 'Pick the values to send, e.g. with Context → Selected Fields, not the whole object.',
+					description:
+						'Pick the values to send, e.g. with Context → Selected Fields, not the whole object.',
 					itemIndex,
 				},
 			);
@@ -220,7 +223,12 @@ async function triggerItem(
 		};
 		const delay = retryDelayMs(failure, attempt);
 		const cancel = ctx.getExecutionCancelSignal();
-		if (!failure.retryable || attempt >= options.retries || delay === undefined || cancel?.aborted) {
+		if (
+			!failure.retryable ||
+			attempt >= options.retries ||
+			delay === undefined ||
+			cancel?.aborted
+		) {
 			throw new ItemFailure(failure);
 		}
 		await pause(delay, cancel);
@@ -236,12 +244,16 @@ function toNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number) 
 			return new NodeOperationError(ctx.getNode(), message, { description, itemIndex });
 		}
 		// Built from our own plain values only: no request options, headers or client error inside.
-		const apiError = new NodeApiError(ctx.getNode(), { message, httpCode: httpCode ?? null } as JsonObject, {
-			message,
-			description,
-			httpCode,
-			itemIndex,
-		});
+		const apiError = new NodeApiError(
+			ctx.getNode(),
+			{ message, httpCode: httpCode ?? null } as JsonObject,
+			{
+				message,
+				description,
+				httpCode,
+				itemIndex,
+			},
+		);
 		// NodeApiError swaps a message that mentions a network error code (ECONNRESET, ENOTFOUND …)
 		// for a generic one, some advising an immediate retry; ours says what happened to the run.
 		apiError.message = message;
@@ -267,7 +279,10 @@ function toNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number) 
  * and `details`, so it is routed to the error output). No `error` property on the item: the engine
  * would replace the JSON with the message alone, losing how to fix it and the status code.
  */
-function errorItem(error: NodeApiError | NodeOperationError, itemIndex: number): INodeExecutionData {
+function errorItem(
+	error: NodeApiError | NodeOperationError,
+	itemIndex: number,
+): INodeExecutionData {
 	const details: IDataObject = { itemIndex };
 	if (error.description) details.description = error.description;
 	if (error instanceof NodeApiError && error.httpCode) details.httpCode = error.httpCode;

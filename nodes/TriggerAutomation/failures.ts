@@ -177,7 +177,10 @@ const TLS_CODES = new Set([
 ]);
 
 /** Walks `cause` links (n8n wraps the client error) to the first that has a property. */
-function findInChain<T>(error: unknown, pick: (e: Record<string, unknown>) => T | undefined): T | undefined {
+function findInChain<T>(
+	error: unknown,
+	pick: (e: Record<string, unknown>) => T | undefined,
+): T | undefined {
 	let current: unknown = error;
 	for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
 		const found = pick(current as Record<string, unknown>);
@@ -197,10 +200,16 @@ export function timeoutFailure(facts: RequestFacts): Failure {
 	};
 }
 
+function network(message: string, description: string, retryable = false): Failure {
+	return { kind: 'network', retryable, message, description };
+}
+
 /** A thrown error (before or instead of an answer) → Failure. */
 export function failureFromError(error: unknown, facts: RequestFacts): Failure {
 	const ours = findInChain<InputError | SigningError | WebhookUrlError>(error, (e) =>
-		e instanceof InputError || e instanceof SigningError || e instanceof WebhookUrlError ? e : undefined,
+		e instanceof InputError || e instanceof SigningError || e instanceof WebhookUrlError
+			? e
+			: undefined,
 	);
 	if (ours) {
 		return {
@@ -219,64 +228,42 @@ export function failureFromError(error: unknown, facts: RequestFacts): Failure {
 		}
 	})();
 	if (code === 'ECONNREFUSED') {
-		return {
-			kind: 'network',
-			retryable: true,
-			message: `Could not connect to ${host}: connection refused`,
-			description:
-				'Nothing accepted the connection, so no run was created. Check that the service is reachable from the machine running n8n and that the webhook URL (host and port) is right.',
-		};
+		return network(
+			`Could not connect to ${host}: connection refused`,
+			'Nothing accepted the connection, so no run was created. Check that the service is reachable from the machine running n8n and that the webhook URL (host and port) is right.',
+			true,
+		);
 	}
 	if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
-		return {
-			kind: 'network',
-			retryable: false,
-			message: `The host ${host} could not be found (DNS ${code})`,
-			description: "Check the host name in the credential's webhook URL, and the DNS of the machine running n8n.",
-		};
+		return network(
+			`The host ${host} could not be found (DNS ${code})`,
+			"Check the host name in the credential's webhook URL, and the DNS of the machine running n8n.",
+		);
 	}
 	if (code === 'EPROTO' || code.startsWith('ERR_SSL_')) {
-		return {
-			kind: 'network',
-			retryable: false,
-			message: `No TLS connection to ${host} could be made (${code})`,
-			description:
-				"The TLS handshake failed, and it comes before the request is sent, so no run was created. Most often the service does not speak https at this address: check the scheme and port of the credential's webhook URL.",
-		};
+		return network(
+			`No TLS connection to ${host} could be made (${code})`,
+			"The TLS handshake failed, and it comes before the request is sent, so no run was created. Most often the service does not speak https at this address: check the scheme and port of the credential's webhook URL.",
+		);
 	}
 	if (TLS_CODES.has(code)) {
-		return {
-			kind: 'network',
-			retryable: false,
-			message: `The TLS certificate of ${host} is not trusted (${code})`,
-			description:
-				"Use a certificate the machine running n8n trusts, or turn on Options → Ignore SSL Issues (Insecure) if you accept the risk.",
-		};
+		return network(
+			`The TLS certificate of ${host} is not trusted (${code})`,
+			'Use a certificate the machine running n8n trusts, or turn on Options → Ignore SSL Issues (Insecure) if you accept the risk.',
+		);
 	}
 	if (code === 'ERR_CANCELED' || code === 'ABORT_ERR') {
-		return {
-			kind: 'network',
-			retryable: false,
-			message: 'The execution was cancelled before the service answered',
-			description: MAY_HAVE_RUN,
-		};
+		return network('The execution was cancelled before the service answered', MAY_HAVE_RUN);
 	}
 	if (code === 'ECONNABORTED' || code === 'ETIMEDOUT' || code === 'ESOCKETTIMEDOUT') {
 		return timeoutFailure(facts);
 	}
 	// ERR_BAD_RESPONSE: the answer broke off midway (Node 24 reports that as ECONNRESET too).
 	if (['ECONNRESET', 'EPIPE', 'ERR_SOCKET_CLOSED', 'ERR_BAD_RESPONSE'].includes(code)) {
-		return {
-			kind: 'network',
-			retryable: false,
-			message: `The connection to ${host} was closed before the service's answer was complete (${code})`,
-			description: MAY_HAVE_RUN,
-		};
+		return network(
+			`The connection to ${host} was closed before the service's answer was complete (${code})`,
+			MAY_HAVE_RUN,
+		);
 	}
-	return {
-		kind: 'network',
-		retryable: false,
-		message: `The request to ${host} failed${code ? ` (${code})` : ''}`,
-		description: MAY_HAVE_RUN,
-	};
+	return network(`The request to ${host} failed${code ? ` (${code})` : ''}`, MAY_HAVE_RUN);
 }

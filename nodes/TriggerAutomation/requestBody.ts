@@ -125,7 +125,12 @@ export function contextFromFields(assignments: AssignmentValue[] | undefined): I
 			value = result.newValue;
 		}
 		// defineProperty: a field may be called "__proto__" without touching the prototype.
-		Object.defineProperty(context, name, { value, enumerable: true, writable: true, configurable: true });
+		Object.defineProperty(context, name, {
+			value,
+			enumerable: true,
+			writable: true,
+			configurable: true,
+		});
 	});
 	return context;
 }

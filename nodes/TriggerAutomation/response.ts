@@ -14,7 +14,8 @@ export interface RawResponse {
 export function headerValue(headers: IDataObject, name: string): string | undefined {
 	const wanted = name.toLowerCase();
 	for (const [key, value] of Object.entries(headers)) {
-		if (key.toLowerCase() === wanted) return Array.isArray(value) ? String(value[0]) : String(value);
+		if (key.toLowerCase() === wanted)
+			return Array.isArray(value) ? String(value[0]) : String(value);
 	}
 	return undefined;
 }

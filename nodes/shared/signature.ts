@@ -42,10 +42,10 @@ const SMALLEST_MS_TIMESTAMP = 1e11;
 /** Why a secret cannot sign, or undefined when it can. Never includes the secret itself. */
 export function describeSecretProblem(secret: unknown): string | undefined {
 	if (typeof secret !== 'string' || secret.length === 0) {
-		return 'The signing secret is empty. Copy it from the automation\'s Webhook details into the credential.';
+		return "The signing secret is empty. Copy it from the automation's Webhook details into the credential.";
 	}
 	if (secret.trim().length === 0) {
-		return 'The signing secret is only whitespace. Copy it again from the automation\'s Webhook details.';
+		return "The signing secret is only whitespace. Copy it again from the automation's Webhook details.";
 	}
 	if (secret.trim() !== secret) {
 		return (

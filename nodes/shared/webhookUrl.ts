@@ -23,7 +23,9 @@ const AUTOMATION_ID = /^[A-Za-z0-9._~-]+$/;
 const WHERE = "Copy the webhook URL from the automation's Webhook details in the desktop app.";
 
 function fail(problem: string): never {
-	throw new WebhookUrlError(`${problem} Expected {base_url}/webhooks/cloud/<automation_id>. ${WHERE}`);
+	throw new WebhookUrlError(
+		`${problem} Expected {base_url}/webhooks/cloud/<automation_id>. ${WHERE}`,
+	);
 }
 
 export function parseWebhookUrl(raw: unknown): WebhookTarget {

@@ -122,15 +122,21 @@ export function specViolations(
 		if (typeof data.message !== 'string') problems.push('data.message is not a string');
 		const extra = Object.keys(data).filter((key) => key !== 'message' && key !== 'context');
 		if (extra.length) problems.push(`unexpected keys in data: ${extra.join(',')}`);
-		if ('context' in data && (typeof data.context !== 'object' || data.context === null || Array.isArray(data.context))) {
+		if (
+			'context' in data &&
+			(typeof data.context !== 'object' || data.context === null || Array.isArray(data.context))
+		) {
 			problems.push('data.context is not an object');
 		}
 	}
 	const topKeys = Object.keys(parsed as object);
-	if (topKeys.length !== 1 || topKeys[0] !== 'data') problems.push(`top-level keys ${topKeys.join(',')}`);
+	if (topKeys.length !== 1 || topKeys[0] !== 'data')
+		problems.push(`top-level keys ${topKeys.join(',')}`);
 	return problems;
 }
 
-export function bodyJson(request: ReceivedRequest): { data: { message: string; context?: Record<string, unknown> } } {
+export function bodyJson(request: ReceivedRequest): {
+	data: { message: string; context?: Record<string, unknown> };
+} {
 	return JSON.parse(request.body.toString('utf8'));
 }
