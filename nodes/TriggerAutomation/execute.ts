@@ -5,6 +5,7 @@
 import type {
 	AssignmentCollectionValue,
 	IDataObject,
+	ICredentialsDecrypted,
 	IExecuteFunctions,
 	IHttpRequestOptions,
 	INodeExecutionData,
@@ -161,10 +162,15 @@ function retryDelayMs(failure: Failure, attempt: number): number | undefined {
 	return delay <= DEFAULTS.maxRetryWaitMs ? delay : undefined;
 }
 
+/** Where the node sends, and the credential it signs with (fetched once per execution). */
+interface Target extends WebhookTarget {
+	credential: ICredentialsDecrypted;
+}
+
 async function triggerItem(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
-	target: WebhookTarget,
+	target: Target,
 	options: NodeOptions,
 ): Promise<IDataObject> {
 	const body = bodyForItem(ctx, itemIndex);
@@ -197,6 +203,8 @@ async function triggerItem(
 				withDeadline(ctx, deadline),
 				CREDENTIAL_TYPE,
 				request,
+				// Already fetched for the URL: spares n8n fetching it again for every request.
+				{ credentialsDecrypted: target.credential },
 			)) as RawResponse;
 			response = { ...raw, body: Buffer.from(raw.body ?? '') };
 		} catch (error) {
@@ -294,11 +302,15 @@ export async function triggerAutomations(this: IExecuteFunctions): Promise<INode
 	const options = readOptions(this, items.length);
 	const results: INodeExecutionData[] = [];
 
-	let target: WebhookTarget | undefined;
+	let target: Target | undefined;
 	let targetError: unknown;
 	try {
-		const credentials = await this.getCredentials(CREDENTIAL_TYPE);
-		target = parseWebhookUrl(credentials.webhookUrl);
+		const data = await this.getCredentials(CREDENTIAL_TYPE);
+		const { id, name } = this.getNode().credentials?.[CREDENTIAL_TYPE] ?? { id: null, name: '' };
+		target = {
+			...parseWebhookUrl(data.webhookUrl),
+			credential: { id: id ?? '', name, type: CREDENTIAL_TYPE, data },
+		};
 	} catch (error) {
 		targetError = error instanceof Error ? new InputError(error.message) : error;
 	}
