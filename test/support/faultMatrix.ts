@@ -396,7 +396,6 @@ export const CASES: MatrixCase[] = [
 			message: 'Message: its expression gave an object that contains itself (a circular reference)',
 			description: 'Pick the values to send',
 		},
-		note: 'Before the fix: "Maximum call stack size exceeded" with no hint.',
 		spec: SPEC_MESSAGE,
 	},
 	{
@@ -581,7 +580,6 @@ export const CASES: MatrixCase[] = [
 			message: 'Context (JSON) is empty: its expression gave undefined',
 			description: 'Check that the field used in Context (JSON) exists on this item',
 		},
-		note: 'Before the fix: "must be a JSON object, but it is a undefined".',
 		spec: SPEC_BODY_OBJECT,
 	},
 	{
@@ -628,7 +626,6 @@ export const CASES: MatrixCase[] = [
 				'Context (JSON): its expression gave an object that contains itself (a circular reference)',
 			description: 'Pick the values to send, e.g. with Context → Selected Fields',
 		},
-		note: 'Before the fix: "Maximum call stack size exceeded" with no hint.',
 		spec: SPEC_BODY_OBJECT,
 	},
 	{
@@ -953,7 +950,6 @@ export const CASES: MatrixCase[] = [
 				'Context Fields: its expression gave an object that contains itself (a circular reference)',
 			description: 'Pick the values to send',
 		},
-		note: 'Before the fix: "Maximum call stack size exceeded".',
 		spec: SPEC_BODY_OBJECT,
 	},
 
@@ -1024,7 +1020,6 @@ export const CASES: MatrixCase[] = [
 			description:
 				'so no run was created. Most often the service does not speak https at this address',
 		},
-		note: 'Before the fix: "The request to … failed (EPROTO)", "may or may not have been created".',
 		spec: 'Silent; chosen: report the handshake, which precedes any request.',
 	},
 	{
@@ -1308,7 +1303,6 @@ export const CASES: MatrixCase[] = [
 			message: 'The host nowhere.invalid:8080 could not be found (DNS ENOTFOUND)',
 			description: "Check the host name in the credential's webhook URL",
 		},
-		note: 'Before the fix n8n replaced the message with its generic "The connection cannot be established…".',
 		spec: 'Silent; chosen: not re-sent (nothing to gain until the name is fixed).',
 	},
 	{
@@ -1338,7 +1332,7 @@ export const CASES: MatrixCase[] = [
 				"The connection to {host} was closed before the service's answer was complete (ECONNRESET)",
 			description: MAY_HAVE_RUN,
 		},
-		note: `The node cannot tell this from a reset after the body. ${NEVER_RESENT} Before the fix n8n replaced the message with "…You can retry the request immediately…".`,
+		note: `The node cannot tell this from a reset after the body. ${NEVER_RESENT}`,
 		spec: 'Silent; chosen: treat as "may have run", never re-send.',
 	},
 	{
@@ -1371,7 +1365,7 @@ export const CASES: MatrixCase[] = [
 				"The connection to {host} was closed before the service's answer was complete ({any})",
 			description: MAY_HAVE_RUN,
 		},
-		note: 'The code is ERR_BAD_RESPONSE on Node 20, ECONNRESET on Node 24. The 200 arrived, so the run probably exists. Before the fix (Node 20): "The request to … failed (ERR_BAD_RESPONSE)".',
+		note: 'The code is ERR_BAD_RESPONSE on Node 20, ECONNRESET on Node 24. The 200 arrived, so the run probably exists.',
 		spec: 'Silent; chosen: "may have run" (never re-sent).',
 	},
 
@@ -1404,7 +1398,7 @@ export const CASES: MatrixCase[] = [
 			message: 'The service did not answer within 300 ms',
 			description: `${MAY_HAVE_RUN} Raise Options → Timeout if the service is slow.`,
 		},
-		note: 'Timeout covers headers and body. Before the fix the item waited for the whole body (no limit).',
+		note: 'Timeout covers headers and body.',
 		spec: 'Silent; chosen: Timeout bounds the whole answer.',
 	},
 
@@ -1692,7 +1686,7 @@ export const CASES: MatrixCase[] = [
 		custom: true,
 		requests: 1,
 		expect: { kind: 'error', message: 'The execution was cancelled manually', description: '' },
-		note: 'The run ends as canceled at once; nothing more is sent (the 429 created no run). Before the fix the node slept out the Retry-After (up to 60 s) and then reported "may or may not have been created".',
+		note: 'The run ends as canceled at once; nothing more is sent (the 429 created no run).',
 		spec: 'Silent.',
 	},
 	{
