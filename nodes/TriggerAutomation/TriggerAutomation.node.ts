@@ -20,7 +20,8 @@ export class TriggerAutomation implements INodeType {
 		icon: { light: 'file:triggerAutomation.svg', dark: 'file:triggerAutomation.dark.svg' },
 		group: ['output'],
 		version: [1],
-		subtitle: '={{"Context: " + $parameter["contextMode"]}}',
+		subtitle:
+			'={{ {"none": "Message only", "allFields": "Message + all input fields", "selectedFields": "Message + selected fields", "json": "Message + JSON context"}[$parameter["contextMode"]] }}',
 		description:
 			'Start a run of an Automation Service automation through its signed webhook, with a message for its AI and optional context',
 		defaults: {

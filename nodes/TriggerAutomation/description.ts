@@ -1,11 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-/** Used when an option is not set; the literals in the parameters below must match (lint wants literals). */
+/** Used when an option is not set; the parameters below repeat them as literals (n8n's lint). */
 export const DEFAULTS = {
 	timeoutMs: 30000,
 	batchSize: 50,
 	batchIntervalMs: 1000,
-	maxRetryWaitMs: 60000,
 } as const;
 
 export type ContextMode = 'none' | 'allFields' | 'selectedFields' | 'json';
@@ -65,7 +64,7 @@ export const nodeProperties: INodeProperties[] = [
 		displayName: 'Context (JSON)',
 		name: 'contextJson',
 		type: 'json',
-		default: '{\n  "orderId": "{{ $json.id }}"\n}',
+		default: '{\n  "key": "value"\n}',
 		displayOptions: { show: { contextMode: ['json'] } },
 		description: 'A JSON object sent as data.context',
 	},

@@ -9,15 +9,13 @@ import type {
 	IExecuteFunctions,
 	IHttpRequestOptions,
 	INodeExecutionData,
-	JsonObject,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeOperationError, UnexpectedError, sleep } from 'n8n-workflow';
 
 import { SIGNATURE_HEADER, parseSignatureHeader } from '../shared/signature';
 import type { WebhookTarget } from '../shared/webhookUrl';
 import { parseWebhookUrl } from '../shared/webhookUrl';
 import type { ContextMode } from './description';
-import { DEFAULTS } from './description';
 import type { Failure } from './failures';
 import { failureFromError, failureFromResponse, timeoutFailure } from './failures';
 import {
@@ -27,47 +25,13 @@ import {
 	messageText,
 	serializeBody,
 } from './requestBody';
+import { ItemFailure, errorItem, toNodeError } from './nodeErrors';
+import type { NodeOptions } from './options';
+import { readOptions } from './options';
 import type { RawResponse } from './response';
 import { outputJson } from './response';
 
 export const CREDENTIAL_TYPE = 'serviceWebhookSecretApi';
-
-interface NodeOptions {
-	batchSize: number;
-	batchIntervalMs: number;
-	timeoutMs: number;
-	includeHeaders: boolean;
-	ignoreSsl: boolean;
-	retries: number;
-}
-
-// Timers cannot wait longer (a longer delay would fire at once).
-const MAX_TIMER_MS = 2 ** 31 - 1;
-
-function timeoutMs(value: unknown): number {
-	const ms = Number(value ?? DEFAULTS.timeoutMs);
-	return Number.isFinite(ms) && ms >= 1
-		? Math.min(Math.floor(ms), MAX_TIMER_MS)
-		: DEFAULTS.timeoutMs;
-}
-
-function readOptions(ctx: IExecuteFunctions, itemCount: number): NodeOptions {
-	const options = ctx.getNodeParameter('options', 0, {}) as IDataObject;
-	const batch = (options.batching as IDataObject | undefined)?.batch as IDataObject | undefined;
-	// Without Batching, one request at a time: runs are created in item order.
-	let batchSize = batch ? Number(batch.batchSize ?? DEFAULTS.batchSize) : 1;
-	if (batchSize === -1 || batchSize > itemCount) batchSize = Math.max(itemCount, 1);
-	return {
-		batchSize: Math.max(1, Math.floor(batchSize)),
-		batchIntervalMs: batch
-			? Math.max(0, Number(batch.batchInterval ?? DEFAULTS.batchIntervalMs))
-			: 0,
-		timeoutMs: timeoutMs(options.timeout),
-		includeHeaders: options.fullResponse === true,
-		ignoreSsl: options.allowUnauthorizedCerts === true,
-		retries: Math.max(0, Math.floor(Number(options.retries ?? 0))),
-	};
-}
 
 /**
  * A parameter's value for an item. An expression that gives an object containing itself makes n8n
@@ -115,12 +79,6 @@ function bodyForItem(ctx: IExecuteFunctions, itemIndex: number): Buffer {
 	return Buffer.from(serializeBody(message, context), 'utf8');
 }
 
-class ItemFailure extends Error {
-	constructor(readonly failure: Failure) {
-		super(failure.message);
-	}
-}
-
 /** The `t` the credential put into the header it added to these options, if it got that far. */
 function signatureTimestampOf(request: IHttpRequestOptions): number | undefined {
 	const header = request.headers?.[SIGNATURE_HEADER];
@@ -134,13 +92,8 @@ function signatureTimestampOf(request: IHttpRequestOptions): number | undefined 
 
 /** Waits `ms`, or less when `signal` fires first (the execution was stopped). */
 async function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
-	if (signal?.aborted) return;
-	await Promise.race([
-		sleep(ms),
-		new Promise<void>((resolve) =>
-			signal?.addEventListener('abort', () => resolve(), { once: true }),
-		),
-	]);
+	// n8n's sleep rejects when the signal fires; a stop is handled by the caller.
+	await sleep(ms, signal).catch(() => undefined);
 }
 
 /**
@@ -157,9 +110,12 @@ function withDeadline(ctx: IExecuteFunctions, deadline: AbortSignal): IExecuteFu
 	}) as IExecuteFunctions;
 }
 
+// A longer Retry-After is not waited for: the item fails with the 429 and says when to retry.
+const MAX_RETRY_WAIT_MS = 60_000;
+
 function retryDelayMs(failure: Failure, attempt: number): number | undefined {
 	const delay = failure.retryAfterMs ?? 500 * 2 ** attempt;
-	return delay <= DEFAULTS.maxRetryWaitMs ? delay : undefined;
+	return delay <= MAX_RETRY_WAIT_MS ? delay : undefined;
 }
 
 /** Where the node sends, and the credential it signs with (fetched once per execution). */
@@ -206,7 +162,10 @@ async function triggerItem(
 				// Already fetched for the URL: spares n8n fetching it again for every request.
 				{ credentialsDecrypted: target.credential },
 			)) as RawResponse;
-			response = { ...raw, body: Buffer.from(raw.body ?? '') };
+			response = {
+				...raw,
+				body: Buffer.isBuffer(raw.body) ? raw.body : Buffer.from(raw.body ?? ''),
+			};
 		} catch (error) {
 			const cancelled = ctx.getExecutionCancelSignal()?.aborted === true;
 			failure =
@@ -215,7 +174,7 @@ async function triggerItem(
 		const signatureTimestamp = signatureTimestampOf(request);
 		if (response) {
 			failure = failureFromResponse(response, { ...facts, signatureTimestamp });
-			if (!failure && signatureTimestamp !== undefined) {
+			if (!failure) {
 				return outputJson(
 					{ automationId: target.automationId, signatureTimestamp },
 					response,
@@ -223,12 +182,7 @@ async function triggerItem(
 				);
 			}
 		}
-		failure ??= {
-			kind: 'input',
-			retryable: false,
-			message: 'The credential did not sign the request',
-			description: 'Select a Service Webhook Secret credential for this node.',
-		};
+		if (!failure) throw new UnexpectedError('Neither an answer nor an error from the request');
 		const delay = retryDelayMs(failure, attempt);
 		const cancel = ctx.getExecutionCancelSignal();
 		if (
@@ -245,74 +199,40 @@ async function triggerItem(
 	}
 }
 
-function toNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number) {
-	if (error instanceof ItemFailure) {
-		const { kind, message, description, httpCode } = error.failure;
-		if (kind === 'input') {
-			return new NodeOperationError(ctx.getNode(), message, { description, itemIndex });
-		}
-		// Built from our own plain values only: no request options, headers or client error inside.
-		const apiError = new NodeApiError(
-			ctx.getNode(),
-			{ message, httpCode: httpCode ?? null } as JsonObject,
-			{
-				message,
-				description,
-				httpCode,
-				itemIndex,
-			},
-		);
-		// NodeApiError swaps a message that mentions a network error code (ECONNRESET, ENOTFOUND …)
-		// for a generic one, some advising an immediate retry; ours says what happened to the run.
-		apiError.message = message;
-		return apiError;
-	}
-	if (error instanceof NodeOperationError) {
-		error.context.itemIndex ??= itemIndex;
-		return error;
-	}
-	if (error instanceof InputError) {
-		return new NodeOperationError(ctx.getNode(), error.message, {
-			description: error.description,
-			itemIndex,
-		});
-	}
-	// Expression errors and the like come from n8n itself and already say what is wrong.
-	const message = error instanceof Error ? error.message : String(error);
-	return new NodeOperationError(ctx.getNode(), message, { itemIndex });
-}
-
-/**
- * The Continue On Fail item, shaped as n8n's engine recognises an error item (only the keys `error`
- * and `details`, so it is routed to the error output). No `error` property on the item: the engine
- * would replace the JSON with the message alone, losing how to fix it and the status code.
- */
-function errorItem(
-	error: NodeApiError | NodeOperationError,
-	itemIndex: number,
-): INodeExecutionData {
-	const details: IDataObject = { itemIndex };
-	if (error.description) details.description = error.description;
-	if (error instanceof NodeApiError && error.httpCode) details.httpCode = error.httpCode;
-	return { json: { error: error.message, details }, pairedItem: { item: itemIndex } };
-}
-
-export async function triggerAutomations(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const items = this.getInputData();
-	const options = readOptions(this, items.length);
-	const results: INodeExecutionData[] = [];
-
-	let target: Target | undefined;
-	let targetError: unknown;
+/** The credential's target, fetched and checked once per execution. */
+async function readTarget(ctx: IExecuteFunctions): Promise<Target> {
+	const data = await ctx.getCredentials(CREDENTIAL_TYPE);
+	const { id, name } = ctx.getNode().credentials?.[CREDENTIAL_TYPE] ?? { id: null, name: '' };
 	try {
-		const data = await this.getCredentials(CREDENTIAL_TYPE);
-		const { id, name } = this.getNode().credentials?.[CREDENTIAL_TYPE] ?? { id: null, name: '' };
-		target = {
+		return {
 			...parseWebhookUrl(data.webhookUrl),
 			credential: { id: id ?? '', name, type: CREDENTIAL_TYPE, data },
 		};
 	} catch (error) {
-		targetError = error instanceof Error ? new InputError(error.message) : error;
+		// Becomes one NodeOperationError per item, with its index (toNodeError).
+		// eslint-disable-next-line @n8n/community-nodes/require-node-api-error
+		throw new InputError((error as Error).message);
+	}
+}
+
+export async function triggerAutomations(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const items = this.getInputData();
+	const results: INodeExecutionData[] = [];
+	const fail = (error: unknown, itemIndex: number) => {
+		const nodeError = toNodeError(this, error, itemIndex);
+		if (!this.continueOnFail()) throw nodeError;
+		results.push(errorItem(nodeError, itemIndex));
+	};
+
+	let options: NodeOptions;
+	let target: Target;
+	try {
+		options = readOptions(this, items.length);
+		target = await readTarget(this);
+	} catch (error) {
+		// A problem of the node's settings: every item gets it, nothing is sent.
+		items.forEach((_, itemIndex) => fail(error, itemIndex));
+		return [results];
 	}
 
 	const cancel = this.getExecutionCancelSignal();
@@ -327,10 +247,9 @@ export async function triggerAutomations(this: IExecuteFunctions): Promise<INode
 		const settled = await Promise.all(
 			indexes.map(async (itemIndex) => {
 				try {
-					if (!target) throw targetError;
 					return { itemIndex, json: await triggerItem(this, itemIndex, target, options) };
 				} catch (error) {
-					return { itemIndex, error: toNodeError(this, error, itemIndex) };
+					return { itemIndex, error };
 				}
 			}),
 		);
@@ -338,11 +257,10 @@ export async function triggerAutomations(this: IExecuteFunctions): Promise<INode
 		// run), and their errors would make the engine report a failure instead of the cancellation.
 		if (cancel?.aborted) break;
 		for (const outcome of settled) {
-			if (outcome.error) {
-				if (!this.continueOnFail()) throw outcome.error;
-				results.push(errorItem(outcome.error, outcome.itemIndex));
-			} else {
+			if (outcome.json) {
 				results.push({ json: outcome.json, pairedItem: { item: outcome.itemIndex } });
+			} else {
+				fail(outcome.error, outcome.itemIndex);
 			}
 		}
 	}

@@ -5,8 +5,6 @@
  */
 import { SIGNATURE_TOLERANCE_MS } from '../shared/signature';
 import { SigningError } from '../shared/signRequest';
-import { WebhookUrlError } from '../shared/webhookUrl';
-import { InputError } from './requestBody';
 import type { RawResponse } from './response';
 import { headerValue } from './response';
 
@@ -206,19 +204,9 @@ function network(message: string, description: string, retryable = false): Failu
 
 /** A thrown error (before or instead of an answer) → Failure. */
 export function failureFromError(error: unknown, facts: RequestFacts): Failure {
-	const ours = findInChain<InputError | SigningError | WebhookUrlError>(error, (e) =>
-		e instanceof InputError || e instanceof SigningError || e instanceof WebhookUrlError
-			? e
-			: undefined,
-	);
-	if (ours) {
-		return {
-			kind: 'input',
-			retryable: false,
-			message: ours.message,
-			description: ours instanceof InputError ? ours.description : undefined,
-		};
-	}
+	// The credential refused to sign (its message says why); nothing was sent.
+	const refused = findInChain(error, (e) => (e instanceof SigningError ? e : undefined));
+	if (refused) return { kind: 'input', retryable: false, message: refused.message };
 	const code = findInChain(error, (e) => (typeof e.code === 'string' ? e.code : undefined)) ?? '';
 	const host = (() => {
 		try {
@@ -251,9 +239,6 @@ export function failureFromError(error: unknown, facts: RequestFacts): Failure {
 			`The TLS certificate of ${host} is not trusted (${code})`,
 			'Use a certificate the machine running n8n trusts, or turn on Options → Ignore SSL Issues (Insecure) if you accept the risk.',
 		);
-	}
-	if (code === 'ERR_CANCELED' || code === 'ABORT_ERR') {
-		return network('The execution was cancelled before the service answered', MAY_HAVE_RUN);
 	}
 	if (code === 'ECONNABORTED' || code === 'ETIMEDOUT' || code === 'ESOCKETTIMEDOUT') {
 		return timeoutFailure(facts);

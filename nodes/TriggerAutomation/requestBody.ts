@@ -141,13 +141,8 @@ export function serializeBody(message: string, context: IDataObject | undefined)
 	try {
 		return JSON.stringify({ data });
 	} catch (error) {
+		// BigInt needs no case: n8n-workflow gives it a toJSON (its decimal text).
 		const text = (error as Error).message;
-		if (/bigint/i.test(text)) {
-			throw new InputError(
-				'The context contains a BigInt value, which JSON cannot represent',
-				'Convert it to a string or a number before this node, e.g. with an expression {{ String(value) }}.',
-			);
-		}
 		if (/circular/i.test(text)) {
 			throw new InputError(
 				'The context contains a circular reference (an object that contains itself)',

@@ -39,7 +39,8 @@ export function parseResponseBody(response: RawResponse): unknown {
 
 export interface SentRequest {
 	automationId: string;
-	signatureTimestamp: number;
+	/** Known when the credential signed the options n8n passed it (n8n passes the same object). */
+	signatureTimestamp?: number;
 }
 
 export function outputJson(
@@ -47,12 +48,13 @@ export function outputJson(
 	response: RawResponse,
 	includeHeaders: boolean,
 ): IDataObject {
-	const json: IDataObject = {
-		automationId: sent.automationId,
-		signedAt: new Date(sent.signatureTimestamp).toISOString(),
-		statusCode: response.statusCode,
-		response: parseResponseBody(response) as IDataObject,
-	};
+	const json: IDataObject = { automationId: sent.automationId };
+	// An accepted request is never reported as failed for want of its timestamp.
+	if (sent.signatureTimestamp !== undefined) {
+		json.signedAt = new Date(sent.signatureTimestamp).toISOString();
+	}
+	json.statusCode = response.statusCode;
+	json.response = parseResponseBody(response) as IDataObject;
 	if (includeHeaders) {
 		json.statusMessage = response.statusMessage ?? '';
 		json.headers = response.headers;

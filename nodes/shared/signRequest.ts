@@ -23,17 +23,18 @@ function bodyBytes(body: IHttpRequestOptions['body']): Buffer {
 	if (Buffer.isBuffer(body)) return body;
 	if (body instanceof Uint8Array) return Buffer.from(body.buffer, body.byteOffset, body.byteLength);
 	if (typeof body === 'string') return Buffer.from(body, 'utf8');
-	const tag = Object.prototype.toString.call(body);
-	if (tag === '[object Object]' || tag === '[object Array]') {
+	const proto = typeof body === 'object' ? (Object.getPrototypeOf(body) as unknown) : undefined;
+	if (Array.isArray(body) || proto === Object.prototype || proto === null) {
 		return Buffer.from(JSON.stringify(body), 'utf8');
 	}
 	throw new SigningError(
-		'This request body cannot be signed byte for byte (form data, URL-encoded or a stream). ' +
+		'This request body cannot be signed byte for byte (form data, URL-encoded, binary or a stream). ' +
 			'Send the body as JSON or as raw text.',
 	);
 }
 
 function sameTarget(requestUrl: unknown, credentialUrl: string): boolean {
+	if (requestUrl === credentialUrl) return true; // The node's case: no second parse.
 	try {
 		return parseWebhookUrl(requestUrl).url === credentialUrl;
 	} catch {
@@ -77,6 +78,11 @@ export function signRequest(
 		);
 	}
 
+	if (requestOptions.qs && Object.keys(requestOptions.qs).length > 0) {
+		throw new SigningError(
+			'The webhook URL takes no query parameters: remove them from the request (the signature covers the body only).',
+		);
+	}
 	if (legacy.form !== undefined || legacy.formData !== undefined) {
 		throw new SigningError(
 			'Form bodies cannot be signed byte for byte. Send the body as JSON (the service expects application/json).',

@@ -2,8 +2,8 @@
  * The one place that knows the `X-Service-Signature` scheme (spec §5):
  *   header  = `t=<ms since epoch>,v1=<lowercase hex HMAC-SHA256(secret, "<t>.<body>")>`
  *   valid for 5 minutes after <t>.
- * The credential signs with it, the simulator and the tests verify with it; nothing else in the
- * package computes an HMAC.
+ * The credential signs with it and the simulator verifies with it; nothing else in nodes/ or
+ * credentials/ computes an HMAC. (The tests and benchmarks check it against node:crypto directly.)
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
@@ -168,9 +168,10 @@ export interface VerifyOptions {
 
 /**
  * Checks a received request. Valid while `now - t < tolerance`: a signature is expired exactly at
- * t + 5 minutes. Rejects timestamps more than the tolerance in the future. Returns the timestamp.
+ * t + 5 minutes. Rejects timestamps more than the tolerance in the future. Returns the timestamp
+ * and the signature that matched.
  */
-export function verifySignature(options: VerifyOptions): { timestamp: number } {
+export function verifySignature(options: VerifyOptions): { timestamp: number; signature: string } {
 	const { secret, header, body } = options;
 	const toleranceMs = options.toleranceMs ?? SIGNATURE_TOLERANCE_MS;
 	const now = options.now ?? Date.now();
@@ -204,7 +205,7 @@ export function verifySignature(options: VerifyOptions): { timestamp: number } {
 				`${toleranceMs / 1000} s). The sender's clock is ahead: synchronise it (NTP).`,
 		);
 	}
-	return { timestamp };
+	return { timestamp, signature: expected };
 }
 
 function mismatchMessage(

@@ -5,7 +5,7 @@
  */
 
 export interface WebhookTarget {
-	/** The URL requests go to (one trailing slash removed, nothing else changed). */
+	/** The URL requests go to, as the URL parser normalises it (e.g. host lower-cased), without a trailing slash. */
 	url: string;
 	automationId: string;
 }

@@ -1,0 +1,65 @@
+/**
+ * Options → the settings the node runs with, for the whole execution (read at the first item, as
+ * the HTTP Request node does). A value that is not a number in range fails the node's items with a
+ * message naming the option, rather than silently sending nothing or waiting without end.
+ */
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { DEFAULTS } from './description';
+import { InputError } from './requestBody';
+
+export interface NodeOptions {
+	/** Requests in flight together. */
+	batchSize: number;
+	batchIntervalMs: number;
+	timeoutMs: number;
+	includeHeaders: boolean;
+	ignoreSsl: boolean;
+	retries: number;
+}
+
+// Timers cannot wait longer (a longer delay would fire at once).
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+function whole(value: unknown, fallback: number, label: string, min: number, max: number): number {
+	const number = value === undefined || value === '' ? fallback : Number(value);
+	if (!Number.isInteger(number) || number < min || number > max) {
+		throw new InputError(
+			`Options → ${label} must be a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`,
+			`Set ${label} to a number, or remove the option to use its default.`,
+		);
+	}
+	return number;
+}
+
+export function readOptions(ctx: IExecuteFunctions, itemCount: number): NodeOptions {
+	const options = ctx.getNodeParameter('options', 0, {}) as IDataObject;
+	const batch = (options.batching as IDataObject | undefined)?.batch as IDataObject | undefined;
+	let batchSize = 1; // Without Batching, one request at a time: runs are created in item order.
+	let batchIntervalMs = 0;
+	if (batch) {
+		batchSize = whole(batch.batchSize, DEFAULTS.batchSize, 'Items per Batch', -1, MAX_TIMER_MS);
+		if (batchSize === 0) {
+			throw new InputError(
+				'Options → Items per Batch must be at least 1, or -1 for all items at once, got 0',
+				'Set Items per Batch to 1 or more, or remove the option to use its default.',
+			);
+		}
+		if (batchSize === -1) batchSize = Math.max(itemCount, 1);
+		batchIntervalMs = whole(
+			batch.batchInterval,
+			DEFAULTS.batchIntervalMs,
+			'Batch Interval',
+			0,
+			MAX_TIMER_MS,
+		);
+	}
+	return {
+		batchSize,
+		batchIntervalMs,
+		timeoutMs: whole(options.timeout, DEFAULTS.timeoutMs, 'Timeout', 1, MAX_TIMER_MS),
+		includeHeaders: options.fullResponse === true,
+		ignoreSsl: options.allowUnauthorizedCerts === true,
+		retries: whole(options.retries, 0, 'Retries When Not Accepted', 0, 10),
+	};
+}
