@@ -1,8 +1,9 @@
 /* eslint-disable -- dev and test code, never shipped ("files": ["dist"]): n8n's node rules cover nodes/ and credentials/. */
 /**
  * The main job (`npm start`): runs every example workflow through n8n's real engine with the built
- * node, against the local simulator (default, offline) or a real automation
- * (`--url <webhook URL> --secret <signing secret>`), and prints what the automation received.
+ * node, against the local simulator (default, offline) or a real automation (`--url <webhook URL>`
+ * with the secret in AUTOMATION_SIGNING_SECRET, kept out of shell history and the process list),
+ * and prints what the automation received.
  * `--serve` only starts the simulator and keeps it running, for trying the node in the n8n editor.
  */
 import { randomBytes } from 'node:crypto';
@@ -54,7 +55,7 @@ async function runExamples(webhookUrl: string, signingSecret: string): Promise<n
 		}
 		for (const item of items) {
 			console.log(
-				`  ✓ status ${String(item.json.statusCode)}, response ${short(item.json.response)}`,
+				`  ✓ status ${String(item.json.statusCode)}, response ${short(item.json.response, 160)}`,
 			);
 		}
 	}
@@ -63,10 +64,13 @@ async function runExamples(webhookUrl: string, signingSecret: string): Promise<n
 
 async function main(): Promise<void> {
 	const url = argument('url');
-	const secret = argument('secret');
-	if (url || secret) {
-		if (!url || !secret)
-			throw new Error('Give both --url <webhook URL> and --secret <signing secret>.');
+	if (url) {
+		const secret = process.env.AUTOMATION_SIGNING_SECRET;
+		if (!secret) {
+			throw new Error(
+				'Set AUTOMATION_SIGNING_SECRET to the signing secret from the Webhook details, then run again.',
+			);
+		}
 		console.log(`Triggering the real automation at ${url}`);
 		process.exitCode = (await runExamples(url, secret)) > 0 ? 1 : 0;
 		return;

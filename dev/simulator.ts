@@ -69,6 +69,15 @@ function send(res: ServerResponse, status: number, body: unknown): void {
 	res.end(text);
 }
 
+/** A path segment as text; a malformed %-escape is kept as written (and matches no automation). */
+function decodePathSegment(segment: string): string {
+	try {
+		return decodeURIComponent(segment);
+	} catch {
+		return segment;
+	}
+}
+
 function isPlainObject(value: unknown): value is Record<string, unknown> {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -117,7 +126,7 @@ export class AutomationServiceSimulator {
 		const path = (req.url ?? '').split('?')[0];
 		const runsMatch = RUNS_PATH.exec(path);
 		if (req.method === 'GET' && runsMatch) {
-			const id = decodeURIComponent(runsMatch[1]);
+			const id = decodePathSegment(runsMatch[1]);
 			if (!this.secrets.has(id)) return send(res, 404, this.unknown(id));
 			return send(res, 200, { automationId: id, runs: this.runs(id) });
 		}
@@ -161,7 +170,7 @@ export class AutomationServiceSimulator {
 		body: Buffer,
 		res: ServerResponse,
 	): Rejection | undefined {
-		const id = decodeURIComponent(rawId);
+		const id = decodePathSegment(rawId);
 		const secret = this.secrets.get(id);
 		if (secret === undefined) return this.unknown(id);
 		const contentType = req.headers['content-type'] ?? '';
@@ -175,8 +184,9 @@ export class AutomationServiceSimulator {
 		const header = req.headers[SIGNATURE_HEADER.toLowerCase()];
 		const now = this.now();
 		let timestamp: number;
+		let signature: string;
 		try {
-			({ timestamp } = verifySignature({
+			({ timestamp, signature } = verifySignature({
 				secret,
 				header: Array.isArray(header) ? header.join(',') : header,
 				body,
@@ -187,7 +197,8 @@ export class AutomationServiceSimulator {
 			if (!(error instanceof SignatureError)) throw error;
 			return { ...SIGNATURE_STATUS[error.code], message: error.message };
 		}
-		const replayKey = `${id} ${String(header)}`;
+		// The same signed request, however its header is written (entry order, extra entries).
+		const replayKey = `${id} ${timestamp} ${signature}`;
 		this.forgetExpired(now);
 		if (this.seen.has(replayKey)) {
 			return {
