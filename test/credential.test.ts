@@ -1,4 +1,6 @@
 /* eslint-disable -- dev and test code, never shipped ("files": ["dist"]): n8n's node rules cover nodes/ and credentials/. */
+import { Readable } from 'node:stream';
+
 import type { IExecuteFunctions, INodeType } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -6,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { START_NODE_TYPE, loadPackage, outputOf, runWorkflow } from '../dev/engine';
 import { checkCredential } from '../nodes/shared/checkCredential';
 import { parseWebhookUrl } from '../nodes/shared/webhookUrl';
-import { Receiver, acceptWithJson, bodyJson, specViolations } from './support/receiver';
+import { Receiver, acceptWithJson, specViolations } from './support/receiver';
 
 const SECRET = 'cred_secret_4f1d';
 
@@ -141,11 +143,24 @@ const legacyCalls: Record<string, (url: string) => Record<string, unknown>> = {
 	}),
 	'form urlencoded': (uri) => ({ method: 'POST', uri, form: { data: 'x' } }),
 	'multipart form-data': (uri) => ({ method: 'POST', uri, formData: { data: 'x' } }),
-	'JSON body to another URL': () => ({
+	'JSON body to another automation on the same host': (uri) => ({
 		method: 'POST',
-		uri: 'http://127.0.0.1:9/webhooks/cloud/other',
+		uri: uri.replace('/http-node', '/other'),
 		body: { data: { message: 'x' } },
 		json: true,
+	}),
+	'query parameters': (uri) => ({
+		method: 'POST',
+		uri,
+		qs: { token: 'x' },
+		body: { data: { message: 'x' } },
+		json: true,
+	}),
+	'binary stream body': (uri) => ({
+		method: 'POST',
+		uri,
+		body: Readable.from([Buffer.from('{"data":{"message":"x"}}')]),
+		headers: { 'content-type': 'application/json' },
 	}),
 };
 
@@ -223,20 +238,28 @@ describe('the credential in the HTTP Request node (legacy request helper)', () =
 		return outputOf(run, 'HTTP')[0].json as { sent: boolean; error?: string };
 	}
 
-	it.each(['JSON body (fields or raw JSON)', 'raw body, content type application/json'])(
-		'%s: signed over the exact bytes sent',
-		async (mode) => {
-			expect(await call(mode)).toEqual({ sent: true });
-			expect(receiver.requests).toHaveLength(1);
-			expect(specViolations(receiver.requests[0], SECRET, '/webhooks/cloud/http-node')).toEqual([]);
-			expect(bodyJson(receiver.requests[0]).data.message).toMatch(/from HTTP Request|raw/);
-		},
-	);
+	it.each([
+		[
+			'JSON body (fields or raw JSON)',
+			'{"data":{"message":"from HTTP Request","context":{"é":"🚀"}}}',
+		],
+		['raw body, content type application/json', '{"data":{"message":"raw"}}'],
+	])('%s: signed over the exact bytes sent', async (mode, bytes) => {
+		expect(await call(mode)).toEqual({ sent: true });
+		expect(receiver.requests).toHaveLength(1);
+		expect(specViolations(receiver.requests[0], SECRET, '/webhooks/cloud/http-node')).toEqual([]);
+		expect(receiver.requests[0].body.equals(Buffer.from(bytes, 'utf8'))).toBe(true);
+	});
 
 	it.each([
 		['form urlencoded', /cannot be signed byte for byte/],
 		['multipart form-data', /cannot be signed byte for byte/],
-		['JSON body to another URL', /only signs requests to its own webhook URL/],
+		[
+			'JSON body to another automation on the same host',
+			/only signs requests to its own webhook URL/,
+		],
+		['query parameters', /takes no query parameters/],
+		['binary stream body', /cannot be signed byte for byte/],
 	])('%s: refused before anything is sent', async (mode, problem) => {
 		const result = await call(mode);
 		expect(result.sent).toBe(false);

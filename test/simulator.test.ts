@@ -182,6 +182,17 @@ describe('the simulator rejects each bad request with its own status and message
 		});
 	}
 
+	it('the same signed request with its header entries reordered is a replay too', async () => {
+		clock = Date.now();
+		const headers = signed(BODY);
+		expect((await send(`/webhooks/cloud/${ID}`, BODY, headers)).status).toBe(202);
+		const [t, v1] = headers['X-Service-Signature'].split(',');
+		const reordered = { ...headers, 'X-Service-Signature': `${v1},${t}` };
+		const replay = await send(`/webhooks/cloud/${ID}`, BODY, reordered);
+		expect(replay.status).toBe(409);
+		expect(replay.body.error).toBe('replayed_signature');
+	});
+
 	it('a replayed signed request → 409 replayed_signature, and no second run', async () => {
 		clock = Date.now();
 		const headers = signed(BODY);

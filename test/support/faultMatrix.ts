@@ -22,6 +22,7 @@ export type Group =
 	| 'Context: Selected Fields'
 	| 'Webhook URL'
 	| 'Signing secret'
+	| 'Options'
 	| 'Connection'
 	| 'Timeouts'
 	| 'Answers of the service'
@@ -36,6 +37,7 @@ export const INPUT_GROUPS: Group[] = [
 	'Context: Selected Fields',
 	'Webhook URL',
 	'Signing secret',
+	'Options',
 ];
 
 export interface AnswerSpec {
@@ -203,6 +205,27 @@ const skewed = (status: number, offsetMs: number, direction: string): MatrixCase
 	note: 'The description gives server time, signature timestamp and the skew in seconds.',
 	spec: 'Silent on statuses (§7); chosen: 401/403 = signature rejected, explained with the clocks (§5.7: valid 5 minutes).',
 });
+
+/** An option the node cannot run with: every item fails with its message, nothing is sent. */
+function optionCase(
+	id: string,
+	what: string,
+	options: INodeParameters,
+	message: string,
+	spec: string,
+): MatrixCase {
+	return {
+		id,
+		group: 'Options',
+		case: what,
+		rule: `${what}: every item fails with a message naming the option`,
+		scope: 'all',
+		parameters: { options },
+		requests: 0,
+		expect: { kind: 'error', message, description: 'remove the option to use its default' },
+		spec,
+	};
+}
 
 export const CASES: MatrixCase[] = [
 	// ── Message ─────────────────────────────────────────────────────────────────────────────
@@ -1248,6 +1271,36 @@ export const CASES: MatrixCase[] = [
 		spec: '§5.4 (HMAC hashes long keys first).',
 	},
 
+	// ── Options ─────────────────────────────────────────────────────────────────────────────
+	optionCase(
+		'timeout-zero',
+		'Timeout 0 (e.g. from an expression)',
+		{ timeout: '={{ 0 }}' },
+		'Options → Timeout must be a whole number from 1 to 2147483647, got 0',
+		'Silent; chosen: refuse, rather than no limit or an instant timeout.',
+	),
+	optionCase(
+		'batch-size-not-a-number',
+		'Items per Batch from an expression that is not a number',
+		{ batching: { batch: { batchSize: '={{ "abc" }}', batchInterval: 0 } } },
+		'Options → Items per Batch must be a whole number from -1 to 2147483647, got "abc"',
+		'Silent; chosen: refuse (sending no item, or all at once, would surprise).',
+	),
+	optionCase(
+		'batch-size-zero',
+		'Items per Batch 0',
+		{ batching: { batch: { batchSize: 0, batchInterval: 0 } } },
+		'Options → Items per Batch must be at least 1, or -1 for all items at once, got 0',
+		'Silent; chosen: refuse.',
+	),
+	optionCase(
+		'retries-not-a-number',
+		'Retries When Not Accepted from an expression that is not a number',
+		{ retries: '={{ "many" }}' },
+		'Options → Retries When Not Accepted must be a whole number from 0 to 10, got "many"',
+		'Silent; chosen: refuse (an unbounded retry count would keep re-sending).',
+	),
+
 	// ── Connection ──────────────────────────────────────────────────────────────────────────
 	{
 		id: 'refused-all',
@@ -1400,18 +1453,6 @@ export const CASES: MatrixCase[] = [
 		},
 		note: 'Timeout covers headers and body.',
 		spec: 'Silent; chosen: Timeout bounds the whole answer.',
-	},
-
-	{
-		id: 'timeout-zero',
-		group: 'Timeouts',
-		case: 'Timeout 0 (e.g. from an expression)',
-		rule: 'a Timeout that is not a positive number falls back to the default',
-		parameters: { options: { timeout: '={{ 0 }}' } },
-		requests: 1,
-		expect: { kind: 'sent' },
-		note: 'The default 30 s applies.',
-		spec: 'Silent; chosen: the default, rather than no limit or an instant timeout.',
 	},
 
 	// ── Answers of the service ──────────────────────────────────────────────────────────────

@@ -1,0 +1,39 @@
+import type { INodeType } from 'n8n-workflow';
+import { describe, expect, it } from 'vitest';
+
+import { loadPackage } from '../dev/engine';
+import { DEFAULTS } from '../nodes/TriggerAutomation/description';
+import { parseRetryAfter } from '../nodes/TriggerAutomation/failures';
+
+describe('option defaults: what the editor shows is what the node uses', () => {
+	it('Timeout, Items per Batch and Batch Interval defaults match DEFAULTS', async () => {
+		const { nodeTypes } = await loadPackage();
+		const node = nodeTypes['n8n-nodes-automation-service.triggerAutomation'] as INodeType;
+		const options = node.description.properties.find((p) => p.name === 'options')!.options!;
+		const byName = (name: string) => options.find((o) => 'name' in o && o.name === name)!;
+		expect((byName('timeout') as { default: number }).default).toBe(DEFAULTS.timeoutMs);
+		const batch = (
+			byName('batching') as { options: Array<{ values: Array<{ name: string; default: number }> }> }
+		).options[0].values;
+		expect(batch.find((v) => v.name === 'batchSize')!.default).toBe(DEFAULTS.batchSize);
+		expect(batch.find((v) => v.name === 'batchInterval')!.default).toBe(DEFAULTS.batchIntervalMs);
+	});
+});
+
+describe('Retry-After (429): delta-seconds or an HTTP date', () => {
+	const now = Date.parse('2026-11-21T10:00:00Z');
+
+	it('reads seconds', () => {
+		expect(parseRetryAfter('7', now)).toBe(7_000);
+	});
+
+	it('reads an HTTP date as the time left until then', () => {
+		expect(parseRetryAfter('Sat, 21 Nov 2026 10:00:30 GMT', now)).toBe(30_000);
+		expect(parseRetryAfter('Sat, 21 Nov 2026 09:59:00 GMT', now)).toBe(0);
+	});
+
+	it('ignores what it cannot read', () => {
+		expect(parseRetryAfter(undefined, now)).toBeUndefined();
+		expect(parseRetryAfter('soon', now)).toBeUndefined();
+	});
+});
