@@ -1,9 +1,9 @@
 /* eslint-disable -- bench code, not shipped: n8n's node rules cover nodes/ and credentials/. */
 /**
- * Measurement 2: the package's computeSignature against a bare node:crypto HMAC written the
- * obvious way, `createHmac('sha256', secret).update(`${t}.` + body).digest('hex')`, on 1 KB,
- * 1 MB and 10 MB bodies; for text bodies and for the Buffer bodies the credential actually signs
- * (there the bare form concatenates the bytes: `update(Buffer.concat([prefix, body]))`).
+ * Measurement 2: the package's computeSignature against the leanest bare node:crypto HMAC,
+ * `createHmac('sha256', secret).update(`${t}.`).update(body).digest('hex')` (no copy of the body),
+ * on 1 KB, 1 MB and 10 MB bodies, as text and as the Buffer bodies the credential signs. What the
+ * ratio shows is the helper's own overhead (argument checks, the call).
  */
 import { createHmac } from 'node:crypto';
 
@@ -61,22 +61,10 @@ function throughput(sign: Signer, bytes: number, minMs: number): number {
 function signers(kind: BodyKind, text: string): { helper: Signer; bare: Signer } {
 	// The shipped build of the helper, from the bench's snapshot of dist/.
 	const { computeSignature } = require(BUILT_SIGNATURE) as typeof Signature;
-	if (kind === 'text') {
-		return {
-			helper: (t) => computeSignature(SECRET, text, t),
-			bare: (t) =>
-				createHmac('sha256', SECRET)
-					.update(`${t}.` + text)
-					.digest('hex'),
-		};
-	}
-	const bytes = Buffer.from(text, 'utf8');
+	const body = kind === 'text' ? text : Buffer.from(text, 'utf8');
 	return {
-		helper: (t) => computeSignature(SECRET, bytes, t),
-		bare: (t) =>
-			createHmac('sha256', SECRET)
-				.update(Buffer.concat([Buffer.from(`${t}.`), bytes]))
-				.digest('hex'),
+		helper: (t) => computeSignature(SECRET, body, t),
+		bare: (t) => createHmac('sha256', SECRET).update(`${t}.`).update(body).digest('hex'),
 	};
 }
 
