@@ -25,6 +25,7 @@ import {
 	messageText,
 	serializeBody,
 } from './requestBody';
+import { acceptedItems } from './acceptedItems';
 import { ItemFailure, errorItem, toNodeError } from './nodeErrors';
 import type { NodeOptions } from './options';
 import { readOptions } from './options';
@@ -235,34 +236,44 @@ export async function triggerAutomations(this: IExecuteFunctions): Promise<INode
 		return [results];
 	}
 
+	const accepted = acceptedItems(this);
+	let anyItemFailed = false;
 	const cancel = this.getExecutionCancelSignal();
-	for (let start = 0; start < items.length; start += options.batchSize) {
-		if (start > 0 && options.batchIntervalMs > 0) await pause(options.batchIntervalMs, cancel);
-		// Stopped: no further batch is sent; the engine reports the cancellation.
-		if (cancel?.aborted) break;
-		const indexes = Array.from(
-			{ length: Math.min(options.batchSize, items.length - start) },
-			(_, offset) => start + offset,
-		);
-		const settled = await Promise.all(
-			indexes.map(async (itemIndex) => {
-				try {
-					return { itemIndex, json: await triggerItem(this, itemIndex, target, options) };
-				} catch (error) {
-					return { itemIndex, error };
+	try {
+		for (let start = 0; start < items.length; start += options.batchSize) {
+			if (start > 0 && options.batchIntervalMs > 0) await pause(options.batchIntervalMs, cancel);
+			// Stopped: no further batch is sent; the engine reports the cancellation.
+			if (cancel?.aborted) break;
+			const indexes = Array.from(
+				{ length: Math.min(options.batchSize, items.length - start) },
+				(_, offset) => start + offset,
+			);
+			const settled = await Promise.all(
+				indexes.map(async (itemIndex) => {
+					try {
+						const json =
+							accepted?.earlier(itemIndex) ?? (await triggerItem(this, itemIndex, target, options));
+						accepted?.accepted(itemIndex, json);
+						return { itemIndex, json };
+					} catch (error) {
+						anyItemFailed = true;
+						return { itemIndex, error };
+					}
+				}),
+			);
+			// Stopped during this batch: its requests were aborted (each may or may not have created a
+			// run), and their errors would make the engine report a failure instead of the cancellation.
+			if (cancel?.aborted) break;
+			for (const outcome of settled) {
+				if (outcome.json) {
+					results.push({ json: outcome.json, pairedItem: { item: outcome.itemIndex } });
+				} else {
+					fail(outcome.error, outcome.itemIndex);
 				}
-			}),
-		);
-		// Stopped during this batch: its requests were aborted (each may or may not have created a
-		// run), and their errors would make the engine report a failure instead of the cancellation.
-		if (cancel?.aborted) break;
-		for (const outcome of settled) {
-			if (outcome.json) {
-				results.push({ json: outcome.json, pairedItem: { item: outcome.itemIndex } });
-			} else {
-				fail(outcome.error, outcome.itemIndex);
 			}
 		}
+	} finally {
+		accepted?.finish(anyItemFailed);
 	}
 	return [results];
 }
