@@ -200,6 +200,8 @@ export interface StartedRun {
 	credentialsHelper: MemoryCredentialsHelper;
 }
 
+let executions = 0;
+
 /** Starts a workflow in the real engine; `promise.cancel()` stops it as n8n's Stop button does. */
 export async function startWorkflow(options: RunOptions): Promise<StartedRun> {
 	const pkg = await loadPackage();
@@ -220,7 +222,8 @@ export async function startWorkflow(options: RunOptions): Promise<StartedRun> {
 		active: false,
 		settings,
 	});
-	const hooks = new ExecutionLifecycleHooks('manual', 'exec-1', {
+	const executionId = `exec-${++executions}`;
+	const hooks = new ExecutionLifecycleHooks('manual', executionId, {
 		id: 'wf',
 		name: 'test',
 		nodes,
@@ -233,7 +236,7 @@ export async function startWorkflow(options: RunOptions): Promise<StartedRun> {
 	const additionalData = {
 		credentialsHelper,
 		hooks,
-		executionId: 'exec-1',
+		executionId,
 		currentNodeExecutionIndex: 0,
 		restApiUrl: 'http://127.0.0.1:5678/rest',
 		instanceBaseUrl: 'http://127.0.0.1:5678/',
