@@ -134,10 +134,9 @@ describe('Stopping and retrying', () => {
 		expectNoLeak(SECRET, { run, logged }, receiver.requests);
 	});
 
-	it(`${byId('retry-on-fail-duplicates').rule} [retry-on-fail-duplicates]`, async () => {
-		// Documents a duplicate that n8n's own setting causes; the node's rule holds for each attempt.
+	it(`${byId('retry-on-fail-keeps-accepted').rule} [retry-on-fail-keeps-accepted]`, async () => {
 		const c: MatrixCase = {
-			...byId('retry-on-fail-duplicates'),
+			...byId('retry-on-fail-keeps-accepted'),
 			custom: false,
 			fault: {
 				kind: 'answers',
@@ -150,10 +149,12 @@ describe('Stopping and retrying', () => {
 			waitBetweenTries: 10,
 		});
 		expect(result.run!.status).toBe('success');
-		const sent = result.requests.map(itemOf);
-		expect(sent).toEqual([0, 1, 0, 1, 2]);
-		// Every request, the repeated ones too, is freshly signed and conforms.
-		expect(new Set(result.requests.map((r) => r.headers['x-service-signature'])).size).toBe(5);
+		// Item 0 once (its first answer is passed on), item 1 twice, item 2 once.
+		expect(result.requests.map(itemOf)).toEqual([0, 1, 1, 2]);
+		const output = outputOf(result.run!, NODE_NAME);
+		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(output[0].json.statusCode).toBe(202);
+		expect(new Set(result.requests.map((r) => r.headers['x-service-signature'])).size).toBe(4);
 		expectConforming(result.requests);
 		expectNoLeak(SECRET, { run: result.run, logged: result.logged }, result.requests);
 	});

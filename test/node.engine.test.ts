@@ -314,6 +314,28 @@ describe("retries re-sign: n8n's Retry On Fail and the node's own retry", () => 
 		expect(timestampOf(receiver.requests[1])).toBeGreaterThan(timestampOf(receiver.requests[0]));
 	});
 
+	it('Retry On Fail with Continue: a retry re-sends only the failed item, never an accepted one', async () => {
+		// n8n retries a node whose first output item is an error item, even with Continue On Fail.
+		let failedOnce = false;
+		receiver.respondWith((request, res) => {
+			if (bodyJson(request).data.message === 'a' && !failedOnce) {
+				failedOnce = true;
+				res.writeHead(503);
+				res.end();
+			} else acceptWithJson(request, res, undefined as never);
+		});
+		const result = await run({ message: '={{ $json.m }}' }, [{ m: 'a' }, { m: 'b' }, { m: 'c' }], {
+			retryOnFail: true,
+			maxTries: 2,
+			waitBetweenTries: 10,
+			onError: 'continueRegularOutput',
+		});
+		expect(receiver.requests.map((r) => bodyJson(r).data.message)).toEqual(['a', 'b', 'c', 'a']);
+		expect(outputOf(result, NODE_NAME).map((item) => item.json.statusCode)).toEqual([
+			202, 202, 202,
+		]);
+	});
+
 	it('a 429 is re-sent after Retry-After with a fresh signature (Retries When Not Accepted)', async () => {
 		receiver.respondWith((request, res) => {
 			if (receiver.requests.length === 1) {
