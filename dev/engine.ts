@@ -123,7 +123,11 @@ class NodeTypeRegistry implements INodeTypes {
 	}
 }
 
-/** Credential data in memory; `authenticate` as in n8n's CredentialsHelper (same object passed). */
+/**
+ * Credential data in memory. `authenticate` does what n8n's CredentialsHelper
+ * (packages/cli/src/credentials-helper.ts) does for a credential whose `authenticate` is a function:
+ * it calls it with the decrypted data and the very request options object n8n-core handed over.
+ */
 export class MemoryCredentialsHelper extends ICredentialsHelper {
 	authenticateCalls = 0;
 
