@@ -10,6 +10,8 @@ export default defineConfig({
 	},
 	test: {
 		include: ['test/**/*.test.ts'],
+		// The JSON report lets CI print a plain "N passed, N failed" line.
+		reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
 		// Engine tests start real HTTP servers and run whole workflows.
 		testTimeout: 30_000,
 		hookTimeout: 60_000,
