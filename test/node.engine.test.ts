@@ -1,4 +1,5 @@
 /* eslint-disable -- dev and test code, never shipped ("files": ["dist"]): n8n's node rules cover nodes/ and credentials/. */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { errorOf, outputOf, runWorkflow } from '../dev/engine';
@@ -21,8 +22,8 @@ beforeEach(() => {
 });
 
 async function run(
-	parameters: Record<string, unknown>,
-	items?: Record<string, unknown>[],
+	parameters: INodeParameters,
+	items?: IDataObject[],
 	settings: Record<string, unknown> = {},
 ) {
 	const result = await runWorkflow(
