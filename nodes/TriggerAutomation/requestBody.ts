@@ -7,6 +7,8 @@
 import type { AssignmentValue, FieldType, IDataObject } from 'n8n-workflow';
 import { validateFieldType } from 'n8n-workflow';
 
+import { isPlainObject } from '../shared/plainObject';
+
 /** A problem with the item's data or the node's parameters; the message says how to fix it. */
 export class InputError extends Error {
 	constructor(
@@ -49,12 +51,6 @@ export function messageText(value: unknown): string {
 		`The message must be text, but its expression gave ${typeof value === 'number' ? String(value) : kindOf(value)}`,
 		'Pick a text field, or turn the value into text, e.g. {{ JSON.stringify($json.order) }}.',
 	);
-}
-
-function isPlainObject(value: unknown): value is IDataObject {
-	if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-	const proto = Object.getPrototypeOf(value) as unknown;
-	return proto === Object.prototype || proto === null;
 }
 
 /** Context → JSON: a JSON object, or text holding one. */

@@ -4,6 +4,7 @@
  */
 import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
 
+import { isPlainObject } from './plainObject';
 import { SIGNATURE_HEADER, buildSignatureHeader, describeSecretProblem } from './signature';
 import { parseWebhookUrl } from './webhookUrl';
 
@@ -23,8 +24,7 @@ function bodyBytes(body: IHttpRequestOptions['body']): Buffer {
 	if (Buffer.isBuffer(body)) return body;
 	if (body instanceof Uint8Array) return Buffer.from(body.buffer, body.byteOffset, body.byteLength);
 	if (typeof body === 'string') return Buffer.from(body, 'utf8');
-	const proto = typeof body === 'object' ? (Object.getPrototypeOf(body) as unknown) : undefined;
-	if (Array.isArray(body) || proto === Object.prototype || proto === null) {
+	if (Array.isArray(body) || isPlainObject(body)) {
 		return Buffer.from(JSON.stringify(body), 'utf8');
 	}
 	throw new SigningError(
