@@ -51,10 +51,11 @@ export class ServiceWebhookSecretApi implements ICredentialType {
 	];
 
 	// Signs the exact body bytes with a fresh timestamp each time n8n calls it (each attempt).
-	async authenticate(
+	// An own property, not a method: n8n copies credential types with an object spread before
+	// sending them to the editor, which drops prototype methods, and the HTTP Request node offers
+	// under Predefined Credential Type only types whose copy still has `authenticate`.
+	authenticate = async (
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
-	): Promise<IHttpRequestOptions> {
-		return signRequest(credentials, requestOptions);
-	}
+	): Promise<IHttpRequestOptions> => signRequest(credentials, requestOptions);
 }
