@@ -12,7 +12,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, UnexpectedError, sleep } from 'n8n-workflow';
 
-import { SIGNATURE_HEADER, parseSignatureHeader } from '../shared/signature';
+import { SIGNATURE_HEADER, describeSecretProblem, parseSignatureHeader } from '../shared/signature';
 import type { WebhookTarget } from '../shared/webhookUrl';
 import { parseWebhookUrl } from '../shared/webhookUrl';
 import type { ContextMode } from './description';
@@ -204,16 +204,20 @@ async function triggerItem(
 async function readTarget(ctx: IExecuteFunctions): Promise<Target> {
 	const data = await ctx.getCredentials(CREDENTIAL_TYPE);
 	const { id, name } = ctx.getNode().credentials?.[CREDENTIAL_TYPE] ?? { id: null, name: '' };
+	let target: WebhookTarget;
 	try {
-		return {
-			...parseWebhookUrl(data.webhookUrl),
-			credential: { id: id ?? '', name, type: CREDENTIAL_TYPE, data },
-		};
+		target = parseWebhookUrl(data.webhookUrl);
 	} catch (error) {
 		// Becomes one NodeOperationError per item, with its index (toNodeError).
 		// eslint-disable-next-line @n8n/community-nodes/require-node-api-error
 		throw new InputError((error as Error).message);
 	}
+	// The credential refuses such a secret too, but n8n 1.x wraps what `authenticate` throws in an
+	// error without its cause, and the refusal would read as a network failure there.
+	const secretProblem = describeSecretProblem(data.signingSecret);
+	// eslint-disable-next-line @n8n/community-nodes/require-node-api-error
+	if (secretProblem) throw new InputError(secretProblem);
+	return { ...target, credential: { id: id ?? '', name, type: CREDENTIAL_TYPE, data } };
 }
 
 export async function triggerAutomations(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
