@@ -2,9 +2,11 @@
 /**
  * Runs workflows that contain this package's node through n8n-core's real execution engine
  * (`WorkflowExecute`), with the package loaded by n8n-core's own `PackageDirectoryLoader` from
- * package.json (so from the built `dist/`). Only the parts of an n8n instance that cannot run here
- * are stood in for: a start node, and a credentials helper that holds credential data in memory and
- * calls the credential's `authenticate` exactly as n8n's CredentialsHelper does.
+ * package.json (so from the built `dist/`), next to n8n's own nodes from n8n-nodes-base (Manual
+ * Trigger, Schedule Trigger, Edit Fields; ./baseNodes.ts). Only the parts of an n8n instance that
+ * cannot run here are stood in for: a start node for tests, and a credentials helper that holds
+ * credential data in memory and calls the credential's `authenticate` exactly as n8n's
+ * CredentialsHelper does.
  */
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -39,6 +41,8 @@ import {
 	Workflow,
 } from 'n8n-workflow';
 
+import { loadBaseNodes } from './baseNodes';
+
 /** The package root, found from here whether this runs from source or from .dev-dist. */
 function findPackageDir(from: string): string {
 	for (let dir = from; dir !== dirname(dir); dir = dirname(dir)) {
@@ -56,7 +60,7 @@ function findPackageDir(from: string): string {
 export const PACKAGE_DIR = findPackageDir(__dirname);
 export const START_NODE_TYPE = 'engine.start';
 
-/** A start node: emits the items given in its `items` parameter (n8n-nodes-base is not here). */
+/** A start node: emits the items given in its `items` parameter (for tests). */
 class StartNode implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Start',
@@ -208,9 +212,10 @@ let executions = 0;
 
 /** Starts a workflow in the real engine; `promise.cancel()` stops it as n8n's Stop button does. */
 export async function startWorkflow(options: RunOptions): Promise<StartedRun> {
-	const pkg = await loadPackage();
+	const [pkg, baseNodes] = await Promise.all([loadPackage(), loadBaseNodes(PACKAGE_DIR)]);
 	const nodeTypes = new NodeTypeRegistry({
 		[START_NODE_TYPE]: new StartNode(),
+		...baseNodes,
 		...pkg.nodeTypes,
 		...options.extraNodeTypes,
 	});

@@ -1,18 +1,19 @@
 /* eslint-disable -- dev and test code, never shipped ("files": ["dist"]): n8n's node rules cover nodes/ and credentials/. */
 /**
  * The importable workflows in examples/, made runnable in the engine harness: the credential points
- * at a given webhook URL and secret, and n8n core nodes are served by their stand-ins. A workflow
- * that needs a chat model (AI Agent) cannot run offline; for it the tool node is rehearsed alone,
- * with the values the agent would give through $fromAI().
+ * at a given webhook URL and secret; n8n's own nodes in them (Manual Trigger, Schedule Trigger, Edit
+ * Fields) are the real ones from n8n-nodes-base. A workflow that needs a chat model (AI Agent)
+ * cannot run offline; for it the tool node is rehearsed alone, started by a Manual Trigger, with
+ * the values the agent would give through $fromAI().
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { INode, INodeParameters, NodeParameterValueType } from 'n8n-workflow';
 
+import { BASE_NODE_NAMES, BASE_PACKAGE, manualTriggerNode } from './baseNodes';
 import type { RunOptions, WorkflowDefinition } from './engine';
-import { PACKAGE_DIR, START_NODE_TYPE } from './engine';
-import { standInNodeTypes } from './standins';
+import { PACKAGE_DIR } from './engine';
 
 export const EXAMPLES_DIR = join(PACKAGE_DIR, 'examples');
 const NODE_TYPE = 'n8n-nodes-automation-service.triggerAutomation';
@@ -59,8 +60,10 @@ function withAgentValues(parameters: INodeParameters): INodeParameters {
 	return result;
 }
 
+const BASE_TYPES = new Set<string>(BASE_NODE_NAMES.map((name) => `${BASE_PACKAGE}.${name}`));
+
 function isRunnable(node: INode): boolean {
-	return node.type === NODE_TYPE || node.type in standInNodeTypes;
+	return node.type === NODE_TYPE || BASE_TYPES.has(node.type);
 }
 
 export interface PreparedExample {
@@ -90,7 +93,6 @@ export function prepareExample(
 				workflow: { nodes: example.nodes, connections: example.connections },
 				credentials,
 				startNode: start?.name,
-				extraNodeTypes: standInNodeTypes,
 			},
 		};
 	}
@@ -108,17 +110,7 @@ export function prepareExample(
 		nodeName: node.name,
 		options: {
 			workflow: {
-				nodes: [
-					{
-						id: 'agent',
-						name: 'Agent call',
-						type: START_NODE_TYPE,
-						typeVersion: 1,
-						position: [0, 0],
-						parameters: {},
-					},
-					node,
-				],
+				nodes: [manualTriggerNode('Agent call', 'agent'), node],
 				connections: { 'Agent call': { main: [[{ node: node.name, type: 'main', index: 0 }]] } },
 			},
 			credentials,

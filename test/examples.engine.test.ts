@@ -1,6 +1,10 @@
+/* eslint-disable -- dev and test code, never shipped ("files": ["dist"]): n8n's node rules cover nodes/ and credentials/. */
+import { createRequire } from 'node:module';
+import * as workflowPackage from 'n8n-workflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { outputOf, runWorkflow } from '../dev/engine';
+import { BASE_NODE_NAMES, loadBaseNodes } from '../dev/baseNodes';
+import { PACKAGE_DIR, outputOf, runWorkflow } from '../dev/engine';
 import { FROM_AI_SAMPLES, loadExamples, prepareExample } from '../dev/examples';
 import { AutomationServiceSimulator } from '../dev/simulator';
 
@@ -55,6 +59,11 @@ describe('every workflow in examples/ runs in the n8n engine and creates its run
 			} else if (example.file === 'daily-report-schedule.json') {
 				expect(recorded.message).toMatch(/^Write the daily sales report for \d{4}-\d{2}-\d{2} /);
 				expect(recorded.context).toMatchObject({ requestedBy: 'n8n schedule' });
+				// What n8n's Schedule Trigger emits when run by hand, not a stand-in's item.
+				const schedule = example.nodes.find((n) => n.type === 'n8n-nodes-base.scheduleTrigger')!;
+				expect(Object.keys(outputOf(run, schedule.name)[0].json)).toEqual(
+					expect.arrayContaining(['timestamp', 'Readable date', 'Day of week', 'Timezone']),
+				);
 			} else {
 				expect(prepared.mode).toBe('tool rehearsal');
 				expect(recorded.message).toBe(FROM_AI_SAMPLES.message);
@@ -62,6 +71,19 @@ describe('every workflow in examples/ runs in the n8n engine and creates its run
 			}
 		});
 	}
+
+	it("n8n's own nodes are n8n-nodes-base's classes, on the engine's one n8n-workflow", async () => {
+		const nodes = await loadBaseNodes(PACKAGE_DIR);
+		const base = createRequire(require.resolve('n8n-nodes-base/package.json'));
+		const known = base('./dist/known/nodes.json') as Record<string, Record<string, string>>;
+		for (const name of BASE_NODE_NAMES) {
+			const file = base.resolve(`./${known[name].sourcePath}`);
+			const exported = (base(file) as Record<string, new () => unknown>)[known[name].className];
+			expect(nodes[`n8n-nodes-base.${name}`]).toBeInstanceOf(exported);
+			// A second copy would break n8n-core's instanceof checks on node errors.
+			expect(createRequire(file)('n8n-workflow').Workflow).toBe(workflowPackage.Workflow);
+		}
+	});
 
 	it('the AI Agent example uses the tool variant of this node with $fromAI parameters', () => {
 		const agent = examples.find((e) => e.file === 'ai-agent-tool.json')!;

@@ -1,0 +1,61 @@
+/* eslint-disable -- dev and test code, never shipped ("files": ["dist"]): n8n's node rules cover nodes/ and credentials/. */
+/**
+ * n8n's own nodes that the harness runs around Trigger Automation, loaded from n8n-nodes-base
+ * (a devDependency, the same version n8n ships) by n8n-core's loader, the way n8n loads them.
+ */
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+import { PackageDirectoryLoader } from 'n8n-core';
+import type { INode, INodeType, IVersionedNodeType, KnownNodesAndCredentials } from 'n8n-workflow';
+
+/** The n8n-nodes-base nodes the examples and tests use: Manual Trigger, Schedule Trigger, Edit Fields. */
+export const BASE_NODE_NAMES = ['manualTrigger', 'scheduleTrigger', 'set'] as const;
+export const BASE_PACKAGE = 'n8n-nodes-base';
+export const MANUAL_TRIGGER_TYPE = `${BASE_PACKAGE}.manualTrigger`;
+
+/**
+ * n8n loads n8n-nodes-base lazily (LazyPackageDirectoryLoader): it reads the package's index of
+ * node classes (dist/known/nodes.json) and loads a node's class on first use (`getNode`). This
+ * does the same, but skips dist/types/nodes.json, the 8.7 MB of descriptions only the editor needs
+ * (about 250 ms to parse per test file); loading all ~450 nodes eagerly takes about 4 s.
+ */
+class BaseNodesLoader extends PackageDirectoryLoader {
+	async loadAll(): Promise<void> {
+		this.known.nodes =
+			await this.readJSON<KnownNodesAndCredentials['nodes']>('dist/known/nodes.json');
+		this.isLazyLoaded = true;
+	}
+}
+
+let loaded: Promise<Record<string, INodeType | IVersionedNodeType>> | undefined;
+
+/** The nodes by full type name (`n8n-nodes-base.set` …), loaded once per process. */
+export function loadBaseNodes(
+	packageDir: string,
+): Promise<Record<string, INodeType | IVersionedNodeType>> {
+	loaded ??= (async () => {
+		// Resolved from this package, as Node resolves it, so its n8n-workflow is ours too.
+		const manifest = createRequire(join(packageDir, 'package.json')).resolve(
+			`${BASE_PACKAGE}/package.json`,
+		);
+		const loader = new BaseNodesLoader(dirname(manifest));
+		await loader.loadAll();
+		return Object.fromEntries(
+			BASE_NODE_NAMES.map((name) => [`${BASE_PACKAGE}.${name}`, loader.getNode(name).type]),
+		);
+	})();
+	return loaded;
+}
+
+/** A Manual Trigger node; on its own it emits one empty item, as the Execute Workflow button does. */
+export function manualTriggerNode(name: string, id = 'start'): INode {
+	return {
+		id,
+		name,
+		type: MANUAL_TRIGGER_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	};
+}
