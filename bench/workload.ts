@@ -2,12 +2,12 @@
 /**
  * What is sent: the items, the exact body bytes the node produces for them, and workflows of the
  * form Start → Trigger Automation built as test/support/workflows.ts builds them (rebuilt here so
- * the bench does not depend on test code).
+ * the bench does not depend on test code): Start is n8n's Manual Trigger with the items pinned.
  */
-import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INode, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
+import { manualTriggerNode, pinnedItems } from '../dev/baseNodes';
 import type { RunOptions } from '../dev/engine';
-import { START_NODE_TYPE } from '../dev/engine';
 
 export const SECRET = 'whsec_bench_0123456789abcdef';
 export const AUTOMATION_ID = 'bench-automation';
@@ -51,16 +51,15 @@ export function triggerParameters(concurrency: number): INodeParameters {
 	};
 }
 
-/** The harness's Start node, emitting `items` (as a JSON parameter, as in the tests). */
-export function startNode(items: IDataObject[]): INode {
-	return {
-		id: 'start',
-		name: 'Start',
-		type: START_NODE_TYPE,
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: { items: JSON.stringify(items) },
-	};
+/** A start node with the items it outputs as its pinned data. */
+export interface PinnedStart {
+	node: INode;
+	items: INodeExecutionData[];
+}
+
+/** Start: n8n's Manual Trigger with `items` pinned, as the tests build it. */
+export function startNode(items: IDataObject[]): PinnedStart {
+	return { node: manualTriggerNode('Start'), items: pinnedItems(items) };
 }
 
 export function targetNode(
@@ -81,13 +80,19 @@ export function targetNode(
 	};
 }
 
-/** start → target, with the credential data of the package's credential. */
-export function workflow(start: INode, target: INode, receiverUrl: string): RunOptions {
+/** start (a node, or one with pinned items) → target, with the credential data of the package's credential. */
+export function workflow(
+	start: INode | PinnedStart,
+	target: INode,
+	receiverUrl: string,
+): RunOptions {
+	const { node, items } = 'node' in start ? start : { node: start, items: undefined };
 	return {
 		workflow: {
-			nodes: [start, target],
-			connections: { [start.name]: { main: [[{ node: target.name, type: 'main', index: 0 }]] } },
+			nodes: [node, target],
+			connections: { [node.name]: { main: [[{ node: target.name, type: 'main', index: 0 }]] } },
 		},
+		pinData: items && { [node.name]: items },
 		credentials: {
 			[CREDENTIAL_TYPE]: { webhookUrl: `${receiverUrl}${WEBHOOK_PATH}`, signingSecret: SECRET },
 		},

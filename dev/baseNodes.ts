@@ -7,7 +7,14 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
 import { PackageDirectoryLoader } from 'n8n-core';
-import type { INode, INodeType, IVersionedNodeType, KnownNodesAndCredentials } from 'n8n-workflow';
+import type {
+	IDataObject,
+	INode,
+	INodeExecutionData,
+	INodeType,
+	IVersionedNodeType,
+	KnownNodesAndCredentials,
+} from 'n8n-workflow';
 
 /** The n8n-nodes-base nodes the examples and tests use: Manual Trigger, Schedule Trigger, Edit Fields. */
 export const BASE_NODE_NAMES = ['manualTrigger', 'scheduleTrigger', 'set'] as const;
@@ -58,4 +65,12 @@ export function manualTriggerNode(name: string, id = 'start'): INode {
 		position: [0, 0],
 		parameters: {},
 	};
+}
+
+/**
+ * Items as pinned data for a node (RunOptions.pinData): the node outputs them instead of running,
+ * as in n8n. n8n keeps pinned data as JSON, so they are copied through JSON.
+ */
+export function pinnedItems(items: IDataObject[]): INodeExecutionData[] {
+	return (JSON.parse(JSON.stringify(items)) as IDataObject[]).map((json) => ({ json }));
 }

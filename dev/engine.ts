@@ -3,10 +3,9 @@
  * Runs workflows that contain this package's node through n8n-core's real execution engine
  * (`WorkflowExecute`), with the package loaded by n8n-core's own `PackageDirectoryLoader` from
  * package.json (so from the built `dist/`), next to n8n's own nodes from n8n-nodes-base (Manual
- * Trigger, Schedule Trigger, Edit Fields; ./baseNodes.ts). Only the parts of an n8n instance that
- * cannot run here are stood in for: a start node for tests, and a credentials helper that holds
- * credential data in memory and calls the credential's `authenticate` exactly as n8n's
- * CredentialsHelper does.
+ * Trigger, Schedule Trigger, Edit Fields; ./baseNodes.ts). Only the part of an n8n instance that
+ * cannot run here is stood in for: a credentials helper that holds credential data in memory and
+ * calls the credential's `authenticate` exactly as n8n's CredentialsHelper does.
  */
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,25 +20,17 @@ import { ExecutionLifecycleHooks, PackageDirectoryLoader, WorkflowExecute } from
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentialType,
-	IDataObject,
-	IExecuteFunctions,
 	IHttpRequestOptions,
 	INode,
 	INodeExecutionData,
 	INodeType,
-	INodeTypeDescription,
 	INodeTypes,
+	IPinData,
 	IRun,
 	IVersionedNodeType,
 	IWorkflowExecuteAdditionalData,
 } from 'n8n-workflow';
-import {
-	ICredentialsHelper,
-	NodeConnectionTypes,
-	NodeHelpers,
-	UnexpectedError,
-	Workflow,
-} from 'n8n-workflow';
+import { ICredentialsHelper, NodeHelpers, UnexpectedError, Workflow } from 'n8n-workflow';
 
 import { loadBaseNodes } from './baseNodes';
 
@@ -58,29 +49,6 @@ function findPackageDir(from: string): string {
 }
 
 export const PACKAGE_DIR = findPackageDir(__dirname);
-export const START_NODE_TYPE = 'engine.start';
-
-/** A start node: emits the items given in its `items` parameter (for tests). */
-class StartNode implements INodeType {
-	description: INodeTypeDescription = {
-		displayName: 'Start',
-		name: START_NODE_TYPE,
-		group: ['trigger'],
-		version: 1,
-		description: 'Emits the given items',
-		defaults: { name: 'Start' },
-		inputs: [],
-		outputs: [NodeConnectionTypes.Main],
-		properties: [{ displayName: 'Items', name: 'items', type: 'json', default: '[{}]' }],
-	};
-
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const raw = this.getNodeParameter('items', 0, '[{}]') as string | IDataObject[];
-		const list = (typeof raw === 'string' ? JSON.parse(raw) : raw) as IDataObject[];
-		return [list.map((json) => ({ json }))];
-	}
-}
-
 export interface LoadedPackage {
 	packageName: string;
 	nodeTypes: Record<string, INodeType | IVersionedNodeType>;
@@ -199,6 +167,8 @@ export interface RunOptions {
 	credentials: Record<string, ICredentialDataDecryptedObject>;
 	/** The node the run starts from; default: the first node. */
 	startNode?: string;
+	/** Pinned data by node name, as n8n's manual run gets it: those nodes output it instead of running. */
+	pinData?: IPinData;
 	/** Extra node types (e.g. test-only nodes), by full type name. */
 	extraNodeTypes?: Record<string, INodeType>;
 }
@@ -214,13 +184,13 @@ let executions = 0;
 export async function startWorkflow(options: RunOptions): Promise<StartedRun> {
 	const [pkg, baseNodes] = await Promise.all([loadPackage(), loadBaseNodes(PACKAGE_DIR)]);
 	const nodeTypes = new NodeTypeRegistry({
-		[START_NODE_TYPE]: new StartNode(),
 		...baseNodes,
 		...pkg.nodeTypes,
 		...options.extraNodeTypes,
 	});
 	const credentialsHelper = new MemoryCredentialsHelper(pkg.credentialTypes, options.credentials);
 	const { nodes, connections } = options.workflow;
+	const { pinData } = options;
 	const settings = { executionOrder: 'v1' as const };
 	const workflow = new Workflow({
 		id: 'wf',
@@ -230,6 +200,7 @@ export async function startWorkflow(options: RunOptions): Promise<StartedRun> {
 		nodeTypes,
 		active: false,
 		settings,
+		pinData,
 	});
 	const executionId = `exec-${++executions}`;
 	const hooks = new ExecutionLifecycleHooks('manual', executionId, {
@@ -264,7 +235,12 @@ export async function startWorkflow(options: RunOptions): Promise<StartedRun> {
 		sendDataToUI: () => {},
 	} as unknown as IWorkflowExecuteAdditionalData;
 	const startNode = workflow.getNode(options.startNode ?? nodes[0].name) ?? undefined;
-	const promise = new WorkflowExecute(additionalData, 'manual').run({ workflow, startNode });
+	// As n8n's ManualExecutionService starts a full manual run.
+	const promise = new WorkflowExecute(additionalData, 'manual').run({
+		workflow,
+		startNode,
+		pinData,
+	});
 	return { promise: promise as StartedRun['promise'], credentialsHelper };
 }
 

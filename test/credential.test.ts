@@ -5,7 +5,8 @@ import type { IExecuteFunctions, INodeType } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
-import { START_NODE_TYPE, loadPackage, outputOf, runWorkflow } from '../dev/engine';
+import { manualTriggerNode } from '../dev/baseNodes';
+import { loadPackage, outputOf, runWorkflow } from '../dev/engine';
 import { checkCredential } from '../nodes/shared/checkCredential';
 import { parseWebhookUrl } from '../nodes/shared/webhookUrl';
 import { Receiver, acceptWithJson, specViolations } from './support/receiver';
@@ -212,14 +213,7 @@ describe('the credential in the HTTP Request node (legacy request helper)', () =
 		const run = await runWorkflow({
 			workflow: {
 				nodes: [
-					{
-						id: 's',
-						name: 'Start',
-						type: START_NODE_TYPE,
-						typeVersion: 1,
-						position: [0, 0],
-						parameters: {},
-					},
+					manualTriggerNode('Start', 's'),
 					{
 						id: 'h',
 						name: 'HTTP',

@@ -1,8 +1,11 @@
-/** Workflows of the form Start → Trigger Automation, as a user would build them in the editor. */
+/**
+ * Workflows of the form Start → Trigger Automation, as a user would build them in the editor: Start
+ * is n8n's Manual Trigger with the given items as its pinned data.
+ */
 import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 
+import { manualTriggerNode, pinnedItems } from '../../dev/baseNodes';
 import type { RunOptions } from '../../dev/engine';
-import { START_NODE_TYPE } from '../../dev/engine';
 
 export const NODE_TYPE = 'n8n-nodes-automation-service.triggerAutomation';
 export const CREDENTIAL_TYPE = 'serviceWebhookSecretApi';
@@ -19,14 +22,7 @@ export interface TriggerWorkflow {
 
 export function triggerWorkflow(spec: TriggerWorkflow): RunOptions {
 	const nodes: INode[] = [
-		{
-			id: 'start',
-			name: 'Start',
-			type: START_NODE_TYPE,
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: { items: JSON.stringify(spec.items ?? [{}]) },
-		},
+		manualTriggerNode('Start'),
 		{
 			id: 'trigger',
 			name: NODE_NAME,
@@ -43,6 +39,7 @@ export function triggerWorkflow(spec: TriggerWorkflow): RunOptions {
 			nodes,
 			connections: { Start: { main: [[{ node: NODE_NAME, type: 'main', index: 0 }]] } },
 		},
+		pinData: { Start: pinnedItems(spec.items ?? [{}]) },
 		credentials: { [CREDENTIAL_TYPE]: { webhookUrl: spec.webhookUrl, signingSecret: spec.secret } },
 	};
 }
