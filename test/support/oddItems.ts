@@ -1,9 +1,10 @@
 /* eslint-disable -- dev and test code, never shipped ("files": ["dist"]): n8n's node rules cover nodes/ and credentials/. */
 /**
- * A test-only node placed between Start and Trigger Automation: it turns each input item's `odd`
- * field into a value that JSON workflow parameters cannot carry (a BigInt, a circular object,
- * `undefined` values, a Date, a 10 MB string) or into a binary-only item, as a Code node or another
- * node's output could. The value lands in `json.ctx`; items without `odd` pass through unchanged.
+ * Items with odd values in `json.ctx`, chosen by each item's `odd` field. Values JSON can carry (a
+ * 10 MB string, lone surrogates) go straight into Start's pinned data. For values it cannot carry
+ * (a BigInt, a circular object, `undefined` values, a Date) or a binary-only item, as a Code node or
+ * another node's output could give them, a test fixture node (not a stand-in for any n8n node) is
+ * placed between Start and Trigger Automation; items without `odd` pass through it unchanged.
  */
 import type {
 	IDataObject,
@@ -97,8 +98,18 @@ class OddItems implements INodeType {
 	}
 }
 
-/** Start → Odd Items → Trigger Automation. */
+/** The kinds JSON carries exactly, so pinned data can hold them as n8n would. */
+const JSON_KINDS: ReadonlySet<Odd> = new Set<Odd>(['huge', 'loneSurrogate']);
+
+/** Start (odd values pinned) → Trigger Automation, or Start → Odd Items → Trigger Automation. */
 export function oddWorkflow(spec: TriggerWorkflow): RunOptions {
+	const items = spec.items ?? [{}];
+	if (items.every(({ odd }) => odd === undefined || JSON_KINDS.has(odd as Odd))) {
+		const pinned = items.map((item) =>
+			item.odd ? { ...item, ctx: oddValue(item.odd as Odd) as IDataObject } : item,
+		);
+		return triggerWorkflow({ ...spec, items: pinned });
+	}
 	const options = triggerWorkflow(spec);
 	const [start, trigger] = options.workflow.nodes;
 	const odd = {
