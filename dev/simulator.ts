@@ -92,6 +92,8 @@ export class AutomationServiceSimulator {
 	private readonly maxBodyBytes: number;
 	private readonly now: () => number;
 	baseUrl = '';
+	/** Every request that reached the simulator, accepted or not. */
+	requests = 0;
 
 	constructor(options: SimulatorOptions) {
 		for (const { id, secret } of options.automations) this.secrets.set(id, secret);
@@ -123,6 +125,7 @@ export class AutomationServiceSimulator {
 	}
 
 	private handle(req: IncomingMessage, res: ServerResponse): void {
+		this.requests++;
 		const path = (req.url ?? '').split('?')[0];
 		const runsMatch = RUNS_PATH.exec(path);
 		if (req.method === 'GET' && runsMatch) {

@@ -1,0 +1,292 @@
+/* eslint-disable -- dev and test code, never shipped ("files": ["dist"]): n8n's node rules cover nodes/ and credentials/. */
+/**
+ * The real n8n app, pinned in e2e/.apps/<id> (installed by e2e/install.sh), run with the package
+ * installed the way n8n installs a community package: the packed tarball unpacked into
+ * <user folder>/.n8n/nodes/node_modules/<name>, listed in .n8n/nodes/package.json. Used by the
+ * end-to-end suite and by `npm run dev`. Everything listens on 127.0.0.1 only.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+import { PACKAGE_DIR } from './packageDir';
+
+export const PACKAGE_NAME = 'n8n-nodes-automation-service';
+
+export interface N8nApp {
+	id: 'n8n-2' | 'n8n-1';
+	/** The Node.js major this n8n line runs on. */
+	nodeMajor: number;
+	/** Settings this line needs here beyond the common ones. */
+	env: Record<string, string>;
+}
+
+export const APPS: Record<N8nApp['id'], N8nApp> = {
+	'n8n-2': { id: 'n8n-2', nodeMajor: 24, env: {} },
+	// isolated-vm 6 (n8n 1.x's expression sandbox) has no Node 20 build; the legacy engine needs none.
+	'n8n-1': { id: 'n8n-1', nodeMajor: 20, env: { N8N_EXPRESSION_ENGINE: 'legacy' } },
+};
+
+export function appDir(app: N8nApp): string {
+	return join(PACKAGE_DIR, 'e2e', '.apps', app.id);
+}
+
+/** The pinned n8n version, from the app's lockfile-backed install. */
+export function appVersion(app: N8nApp): string {
+	const manifest = join(appDir(app), 'node_modules', 'n8n', 'package.json');
+	if (!existsSync(manifest)) {
+		throw new Error(`${app.id} is not installed: run bash e2e/install.sh first`);
+	}
+	return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
+}
+
+const nodeBinaries = new Map<number, string>();
+
+/**
+ * A Node.js binary of the given major: this process's own when it matches, otherwise the npm
+ * package node@<major> (resolved from the temp folder: the project's .npmrc turns install scripts
+ * off, which that package needs).
+ */
+export function nodeBinary(major: number): string {
+	if (Number(process.versions.node.split('.')[0]) === major) return process.execPath;
+	let binary = nodeBinaries.get(major);
+	if (!binary) {
+		binary = execFileSync('npx', ['-y', '-p', `node@${major}`, '-c', 'command -v node'], {
+			cwd: tmpdir(),
+			encoding: 'utf8',
+			stdio: ['ignore', 'pipe', 'ignore'],
+		}).trim();
+		nodeBinaries.set(major, binary);
+	}
+	return binary;
+}
+
+export async function freePort(): Promise<number> {
+	return await new Promise((resolve, reject) => {
+		const server = createServer();
+		server.once('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const { port } = server.address() as { port: number };
+			server.close(() => resolve(port));
+		});
+	});
+}
+
+let tarball: string | undefined;
+
+/**
+ * `npm pack` of the built package (once per process): exactly what the registry would serve.
+ * E2E_PACKAGE_TARBALL names a tarball packed earlier instead.
+ */
+export function packPackage(): string {
+	tarball ??= process.env.E2E_PACKAGE_TARBALL;
+	if (tarball) return tarball;
+	const out = mkdtempSync(join(tmpdir(), 'n8n-pack-'));
+	const name = execFileSync('npm', ['pack', '--ignore-scripts', '--pack-destination', out], {
+		cwd: PACKAGE_DIR,
+		encoding: 'utf8',
+		stdio: ['ignore', 'pipe', 'ignore'],
+	})
+		.trim()
+		.split('\n')
+		.pop()!;
+	tarball = join(out, name);
+	return tarball;
+}
+
+export interface CliResult {
+	code: number | null;
+	stdout: string;
+	stderr: string;
+}
+
+export interface InstanceOptions {
+	/** Keep the user folder (database, settings) here instead of a fresh temp folder. */
+	userFolder?: string;
+	port?: number;
+	/** Lines of n8n's own output are passed here (default: kept in `log` only). */
+	onLog?: (line: string) => void;
+}
+
+/** One n8n instance: its user folder, its settings, its CLI and its server. */
+export class N8nInstance {
+	readonly userFolder: string;
+	readonly version: string;
+	port = 0;
+	log = '';
+	private server?: ChildProcess;
+
+	constructor(
+		readonly app: N8nApp,
+		private readonly options: InstanceOptions = {},
+	) {
+		this.version = appVersion(app);
+		this.userFolder = options.userFolder ?? mkdtempSync(join(tmpdir(), `${app.id}-user-`));
+	}
+
+	get baseUrl(): string {
+		return `http://127.0.0.1:${this.port}`;
+	}
+
+	/** Unpacks the package tarball where n8n's community-package installer puts it. */
+	installPackage(tarballPath = packPackage()): void {
+		const nodesDir = join(this.userFolder, '.n8n', 'nodes');
+		const target = join(nodesDir, 'node_modules', PACKAGE_NAME);
+		rmSync(target, { recursive: true, force: true });
+		mkdirSync(target, { recursive: true });
+		execFileSync('tar', ['-xzf', tarballPath, '-C', target, '--strip-components=1']);
+		const version = (
+			JSON.parse(readFileSync(join(target, 'package.json'), 'utf8')) as { version: string }
+		).version;
+		writeFileSync(
+			join(nodesDir, 'package.json'),
+			JSON.stringify({ name: 'installed-nodes', private: true, dependencies: { [PACKAGE_NAME]: version } }),
+		);
+	}
+
+	private async env(): Promise<NodeJS.ProcessEnv> {
+		const node = nodeBinary(this.app.nodeMajor);
+		return {
+			PATH: `${dirname(node)}:${process.env.PATH ?? ''}`,
+			HOME: process.env.HOME,
+			LANG: 'C.UTF-8',
+			TZ: 'UTC',
+			N8N_USER_FOLDER: this.userFolder,
+			N8N_ENCRYPTION_KEY: 'e2e-fixed-encryption-key-not-secret',
+			DB_TYPE: 'sqlite',
+			N8N_PORT: String(this.port),
+			N8N_LISTEN_ADDRESS: '127.0.0.1',
+			N8N_HOST: '127.0.0.1',
+			N8N_EDITOR_BASE_URL: `http://127.0.0.1:${this.port}/`,
+			WEBHOOK_URL: `http://127.0.0.1:${this.port}/`,
+			N8N_SECURE_COOKIE: 'false',
+			// A CLI command and a server each start a task broker: give each its own port.
+			N8N_RUNNERS_BROKER_PORT: String(await freePort()),
+			// Nothing leaves the machine: no telemetry, version checks, templates, banners.
+			N8N_DIAGNOSTICS_ENABLED: 'false',
+			N8N_PERSONALIZATION_ENABLED: 'false',
+			N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+			N8N_TEMPLATES_ENABLED: 'false',
+			N8N_HIRING_BANNER_ENABLED: 'false',
+			N8N_LICENSE_AUTO_RENEW_ENABLED: 'false',
+			EXTERNAL_FRONTEND_HOOKS_URLS: '',
+			N8N_DIAGNOSTICS_CONFIG_FRONTEND: '',
+			N8N_DIAGNOSTICS_CONFIG_BACKEND: '',
+			N8N_REINSTALL_MISSING_PACKAGES: 'false',
+			N8N_LOG_LEVEL: 'info',
+			N8N_LOG_OUTPUT: 'console',
+			...this.app.env,
+		};
+	}
+
+	private n8nArgs(args: string[]): [string, string[]] {
+		const bin = join(appDir(this.app), 'node_modules', 'n8n', 'bin', 'n8n');
+		return [nodeBinary(this.app.nodeMajor), [bin, ...args]];
+	}
+
+	/** Runs an n8n CLI command (import:credentials, import:workflow, execute …) to its end. */
+	async cli(args: string[], timeoutMs = 180_000): Promise<CliResult> {
+		const [command, argv] = this.n8nArgs(args);
+		const env = await this.env();
+		return await new Promise((resolve, reject) => {
+			const child = spawn(command, argv, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+			let stdout = '';
+			let stderr = '';
+			child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+			child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+			const timer = setTimeout(() => {
+				child.kill('SIGKILL');
+				reject(new Error(`n8n ${args.join(' ')} ran past ${timeoutMs} ms\n${stdout}\n${stderr}`));
+			}, timeoutMs);
+			child.on('error', reject);
+			child.on('close', (code) => {
+				clearTimeout(timer);
+				this.log += stdout + stderr;
+				resolve({ code, stdout, stderr });
+			});
+		});
+	}
+
+	/** Imports items (credentials or workflows) given as objects, through n8n's import commands. */
+	async import(kind: 'credentials' | 'workflow', items: object[]): Promise<void> {
+		const file = join(this.userFolder, `import-${kind}-${Date.now()}.json`);
+		writeFileSync(file, JSON.stringify(items));
+		const result = await this.cli([`import:${kind}`, `--input=${file}`]);
+		rmSync(file);
+		if (result.code !== 0) {
+			throw new Error(`n8n import:${kind} failed (${result.code}):\n${result.stdout}\n${result.stderr}`);
+		}
+	}
+
+	/** Starts `n8n start` and resolves once the editor answers. */
+	async start(timeoutMs = 180_000): Promise<void> {
+		this.port = this.options.port ?? (await freePort());
+		const [command, argv] = this.n8nArgs(['start']);
+		const env = await this.env();
+		const server = spawn(command, argv, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+		this.server = server;
+		const onData = (chunk: Buffer) => {
+			const text = chunk.toString('utf8');
+			this.log += text;
+			if (this.options.onLog) for (const line of text.split('\n')) if (line) this.options.onLog(line);
+		};
+		server.stdout!.on('data', onData);
+		server.stderr!.on('data', onData);
+		const deadline = Date.now() + timeoutMs;
+		while (Date.now() < deadline) {
+			if (server.exitCode !== null) {
+				throw new Error(`n8n exited with ${server.exitCode} while starting:\n${this.log}`);
+			}
+			if (/Editor is now accessible/.test(this.log) && (await this.healthy())) return;
+			await new Promise((resolve) => setTimeout(resolve, 500));
+		}
+		await this.stop();
+		throw new Error(`n8n did not start within ${timeoutMs} ms:\n${this.log}`);
+	}
+
+	private async healthy(): Promise<boolean> {
+		try {
+			return (await fetch(`${this.baseUrl}/healthz`)).ok;
+		} catch {
+			return false;
+		}
+	}
+
+	async stop(): Promise<void> {
+		const server = this.server;
+		this.server = undefined;
+		if (!server || server.exitCode !== null) return;
+		const exited = new Promise((resolve) => server.once('exit', resolve));
+		server.kill('SIGTERM');
+		const timer = setTimeout(() => server.kill('SIGKILL'), 20_000);
+		await exited;
+		clearTimeout(timer);
+	}
+
+	/** Removes the user folder (database included) unless the caller gave its own. */
+	dispose(): void {
+		if (!this.options.userFolder) rmSync(this.userFolder, { recursive: true, force: true });
+	}
+}
+
+export const OWNER = {
+	email: 'owner@example.com',
+	password: 'E2e-owner-password-1',
+	firstName: 'Ada',
+	lastName: 'Owner',
+};
+
+/** Makes the owner of a fresh instance (what the first visit to the editor asks for). */
+export async function setUpOwner(instance: N8nInstance): Promise<void> {
+	const response = await fetch(`${instance.baseUrl}/rest/owner/setup`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(OWNER),
+	});
+	if (!response.ok) {
+		throw new Error(`owner setup failed: ${response.status} ${await response.text()}`);
+	}
+}

@@ -1,0 +1,173 @@
+/**
+ * The example workflows, run by the real n8n app (`n8n execute`) with n8n's own nodes and the
+ * package installed as a community package, against the local simulator: each run the simulator
+ * recorded was signed correctly over the bytes it received. `n8n execute` cannot start a Schedule
+ * Trigger ("Missing node to start execution"), so the schedule example runs in the editor suite,
+ * and the AI Agent example there too.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import type { CliResult } from '../dev/n8nApp';
+import { APPS, N8nInstance } from '../dev/n8nApp';
+import { AutomationServiceSimulator } from '../dev/simulator';
+import type { WorkflowFile } from './support/workflows';
+import { credentialsOf, itemsWorkflow, loadExamples, workflowId } from './support/workflows';
+
+const ID = 'e2e-automation';
+const SECRET = 'e2e_secret_4f1c9a7b2d';
+const WRONG_SECRET = 'e2e_secret_not_the_right_one';
+
+interface RunOutput {
+	status: string;
+	data: {
+		resultData: {
+			error?: { message: string; description?: string };
+			runData: Record<string, Array<{ data?: { main: Array<Array<{ json: Record<string, unknown> }>> } }>>;
+		};
+	};
+}
+
+/** The execution `n8n execute --rawOutput` prints as indented JSON between its own log lines. */
+function executionOf(result: CliResult): RunOutput {
+	const start = result.stdout.search(/^\{$/m);
+	const end = result.stdout.indexOf('\n}\n', start);
+	if (start === -1 || end === -1) {
+		throw new Error(`no execution in the output:\n${result.stdout}\n${result.stderr}`);
+	}
+	return JSON.parse(result.stdout.slice(start, end + 2)) as RunOutput;
+}
+
+function outputItems(run: RunOutput, node = 'Trigger Automation') {
+	return run.data.resultData.runData[node]?.[0]?.data?.main[0] ?? [];
+}
+
+for (const app of Object.values(APPS)) {
+	describe(`${app.id}: workflows run by the real n8n app (n8n execute)`, () => {
+		const simulator = new AutomationServiceSimulator({ automations: [{ id: ID, secret: SECRET }] });
+		let n8n: N8nInstance;
+		const examples = loadExamples();
+
+		const execute = async (workflow: WorkflowFile) =>
+			await n8n.cli(['execute', `--id=${workflow.id}`, '--rawOutput']);
+
+		const good = { id: 'e2eGoodCred00001', name: 'E2E automation webhook' };
+		const wrong = { id: 'e2eWrongCred0001', name: 'E2E webhook with a wrong secret' };
+		const continueOnFail = itemsWorkflow({
+			id: workflowId('continueOnFail'),
+			name: 'Three items, the middle one without a message',
+			items: [
+				{ message: 'First of three', position: 1 },
+				{ message: '', position: 2 },
+				{ message: 'Third of three', position: 3 },
+			],
+			credential: good,
+			settings: { onError: 'continueRegularOutput' },
+		});
+		const padded = { id: 'e2ePaddedCred001', name: 'E2E webhook, secret pasted with a space' };
+		const paddedSecret = itemsWorkflow({
+			id: workflowId('paddedSecret'),
+			name: 'Secret with surrounding whitespace',
+			items: [{ message: 'Never sent', position: 1 }],
+			credential: padded,
+		});
+		const wrongSecret = itemsWorkflow({
+			id: workflowId('wrongSecret'),
+			name: 'Signed with a wrong secret',
+			items: [{ message: 'Never accepted', position: 1 }],
+			credential: wrong,
+		});
+
+		beforeAll(async () => {
+			await simulator.start();
+			n8n = new N8nInstance(app);
+			n8n.installPackage();
+			const data = { webhookUrl: simulator.webhookUrl(ID), signingSecret: SECRET };
+			await n8n.import('credentials', [
+				...examples.flatMap(({ workflow }) => credentialsOf(workflow, data)),
+				{ ...good, type: 'serviceWebhookSecretApi', data },
+				{ ...wrong, type: 'serviceWebhookSecretApi', data: { ...data, signingSecret: WRONG_SECRET } },
+				{ ...padded, type: 'serviceWebhookSecretApi', data: { ...data, signingSecret: ` ${SECRET}` } },
+			]);
+			await n8n.import('workflow', [
+				...examples.map(({ file, workflow }) => ({ ...workflow, id: workflowId(file) })),
+				continueOnFail,
+				wrongSecret,
+				paddedSecret,
+			]);
+		});
+
+		afterAll(async () => {
+			await simulator.stop();
+			n8n?.dispose();
+		});
+
+		it('n8n loads the package from its community-nodes folder', () => {
+			expect(n8n.log).not.toMatch(/Error loading package "n8n-nodes-automation-service"/);
+			expect(n8n.log).not.toMatch(/Unrecognized node type/);
+		});
+
+		it('order-to-automation.json: Manual Trigger → Edit Fields → node creates one verified run with the mapped context', async () => {
+			const before = simulator.runs(ID).length;
+			const order = examples.find((e) => e.file === 'order-to-automation.json')!;
+			const run = executionOf(await execute({ ...order.workflow, id: workflowId(order.file) }));
+			expect(run.status).toBe('success');
+			const runs = simulator.runs(ID);
+			expect(runs).toHaveLength(before + 1);
+			const recorded = runs[runs.length - 1];
+			expect(recorded.message).toBe(
+				'Check order 1042 for Ada Lovelace and email a confirmation to ada@example.com.',
+			);
+			expect(recorded.context).toEqual({
+				orderId: 1042,
+				lines: [
+					{ sku: 'TEA-01', qty: 2 },
+					{ sku: 'CUP-07', qty: 1 },
+				],
+			});
+			const [item] = outputItems(run);
+			expect(item.json).toMatchObject({ statusCode: 202, signedAt: recorded.signedAt });
+			expect((item.json.response as { runId: string }).runId).toBe(recorded.runId);
+		});
+
+		it('On Error "Continue": the bad item becomes an error item at its index, the two good ones each create one run', async () => {
+			const before = simulator.runs(ID).length;
+			const run = executionOf(await execute(continueOnFail));
+			expect(run.status).toBe('success');
+			const runs = simulator.runs(ID).slice(before);
+			expect(runs.map((r) => r.message)).toEqual(['First of three', 'Third of three']);
+			expect(runs.map((r) => r.context)).toEqual([{ position: 1 }, { position: 3 }]);
+			const items = outputItems(run);
+			expect(items).toHaveLength(3);
+			expect(items[0].json).toMatchObject({ statusCode: 202 });
+			expect(items[2].json).toMatchObject({ statusCode: 202 });
+			expect(items[1]).toMatchObject({
+				json: { error: expect.stringMatching(/message is empty/i), details: { itemIndex: 1 } },
+				pairedItem: { item: 1 },
+			});
+		});
+
+		it('a wrong signing secret: the execution fails with the service\'s refusal, no run, the secret in no output', async () => {
+			const before = simulator.runs(ID).length;
+			const result = await execute(wrongSecret);
+			const run = executionOf(result);
+			expect(run.status).toBe('error');
+			expect(simulator.runs(ID)).toHaveLength(before);
+			expect(run.data.resultData.error?.message).toBe('The service rejected the signature (403)');
+			expect(run.data.resultData.error?.description).toMatch(/signing secret/);
+			for (const text of [result.stdout, result.stderr, n8n.log]) {
+				expect(text).not.toContain(WRONG_SECRET);
+				expect(text).not.toContain(SECRET);
+			}
+		});
+
+		it('a secret pasted with a space: the execution fails saying so, before anything is sent', async () => {
+			const before = simulator.requests;
+			const result = await execute(paddedSecret);
+			const run = executionOf(result);
+			expect(run.status).toBe('error');
+			expect(simulator.requests).toBe(before);
+			expect(run.data.resultData.error?.message).toMatch(/starts or ends with whitespace/);
+			expect(result.stdout + result.stderr).not.toContain(SECRET);
+		});
+	});
+}
