@@ -1,0 +1,247 @@
+/**
+ * The package as a user meets it in n8n's editor, in headless Chromium: found in the nodes panel,
+ * offered as an AI Agent tool, its fields, its credential dialog, its runs from the Execute button,
+ * and its credential in n8n's HTTP Request node. Screenshots go to test-results/e2e-screenshots.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+
+import { APPS, N8nInstance, setUpOwner } from '../dev/n8nApp';
+import { AutomationServiceSimulator } from '../dev/simulator';
+import type { Editor } from './support/editor';
+import {
+	chooseOption,
+	openEditor,
+	openNode,
+	closeNode,
+	openWorkflow,
+	searchNodesPanel,
+	signIn,
+} from './support/editor';
+import type { WorkflowFile } from './support/workflows';
+import { CREDENTIAL_TYPE, credentialsOf, loadExamples, workflowId } from './support/workflows';
+
+const ID = 'editor-automation';
+const SECRET = 'e2e_editor_secret_8c2d4e';
+
+const ORDER = workflowId('order-to-automation.json');
+const SCHEDULE = workflowId('daily-report-schedule.json');
+const AGENT = workflowId('ai-agent-tool.json');
+const HTTP = workflowId('httpRequestNode');
+
+/** n8n's own HTTP Request node sending the signed POST with this package's credential. */
+function httpRequestWorkflow(webhookUrl: string, credential: { id: string; name: string }): WorkflowFile {
+	return {
+		id: HTTP,
+		name: 'HTTP Request node with the Service Webhook Secret credential',
+		nodes: [
+			{
+				id: 'http-manual',
+				name: 'Manual Trigger',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
+			{
+				id: 'http-request',
+				name: 'HTTP Request',
+				type: 'n8n-nodes-base.httpRequest',
+				typeVersion: 4.2,
+				position: [220, 0],
+				parameters: {
+					method: 'POST',
+					url: webhookUrl,
+					authentication: 'predefinedCredentialType',
+					nodeCredentialType: CREDENTIAL_TYPE,
+					sendBody: true,
+					specifyBody: 'json',
+					jsonBody: JSON.stringify({ data: { message: 'Sent by the HTTP Request node', context: { via: 'httpRequest' } } }),
+					options: {},
+				},
+				credentials: { [CREDENTIAL_TYPE]: credential },
+			},
+		],
+		connections: {
+			'Manual Trigger': { main: [[{ node: 'HTTP Request', type: 'main', index: 0 }]] },
+		},
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+for (const app of Object.values(APPS)) {
+	describe(`${app.id}: the editor, in headless Chromium`, () => {
+		const simulator = new AutomationServiceSimulator({ automations: [{ id: ID, secret: SECRET }] });
+		let n8n: N8nInstance;
+		let editor: Editor;
+
+		beforeAll(async () => {
+			await simulator.start();
+			n8n = new N8nInstance(app);
+			n8n.installPackage();
+			const data = { webhookUrl: simulator.webhookUrl(ID), signingSecret: SECRET };
+			const examples = loadExamples();
+			const http = httpRequestWorkflow(data.webhookUrl, { id: 'e2eHttpCred00001', name: 'Webhook for HTTP Request' });
+			await n8n.import('credentials', [
+				...[...examples.map((e) => e.workflow), http].flatMap((w) => credentialsOf(w, data)),
+			]);
+			await n8n.import('workflow', [
+				...examples.map(({ file, workflow }) => ({ ...workflow, id: workflowId(file) })),
+				http,
+			]);
+			await n8n.start();
+			await setUpOwner(n8n);
+			editor = await openEditor(n8n);
+			// Leaving a workflow with unsaved edits asks; the tests leave without saving.
+			editor.page.on('dialog', (dialog) => void dialog.accept());
+			await signIn(editor.page, n8n);
+		});
+
+		// What the page showed when a test failed, beside the suite's other screenshots.
+		afterEach(async ({ task }) => {
+			if (task.result?.state === 'fail' && editor) {
+				await editor.screenshot(`failed-${task.name.slice(0, 40).replace(/\W+/g, '-')}`);
+			}
+		});
+
+		afterAll(async () => {
+			await editor?.close();
+			await n8n?.stop();
+			await simulator.stop();
+			n8n?.dispose();
+		});
+
+		it('the nodes panel finds the node by its name and by the service\'s name, in the regular view', async () => {
+			const { page } = editor;
+			await openWorkflow(page, n8n, ORDER);
+			await page.getByTestId('node-creator-plus-button').click();
+			expect(await searchNodesPanel(page, 'Trigger Automation', 'Trigger Automation')).toContain(
+				'Trigger Automation',
+			);
+			await editor.screenshot('nodes-panel-search');
+			expect(await searchNodesPanel(page, 'Automation Service', 'Trigger Automation')).toContain(
+				'Trigger Automation',
+			);
+			await page.keyboard.press('Escape');
+		});
+
+		it('the AI Agent\'s tool list offers the tool variant', async () => {
+			const { page } = editor;
+			await openWorkflow(page, n8n, AGENT);
+			await page
+				.locator('.canvas-node-handle-non-main-input')
+				.filter({ hasText: 'Tool' })
+				.getByTestId('canvas-handle-plus')
+				.click();
+			// 1.x lists it as "Trigger Automation Tool", 2.x as "Trigger Automation" in this view.
+			const names = await searchNodesPanel(page, 'Trigger Automation', 'Trigger Automation Tool');
+			await editor.screenshot('agent-tool-list');
+			const offered = names.find((name) => name.startsWith('Trigger Automation'));
+			expect(offered).toBeDefined();
+			// What it adds is the tool variant: its panel asks for the description the agent reads.
+			await page.getByTestId('node-creator-item-name').getByText(offered!, { exact: true }).click();
+			// 2.x first shows the node's actions: one, n8n's own "On new Automation event", which it
+			// makes up for every node whose name contains "Trigger"; choosing it adds the tool.
+			const action = page.getByTestId('node-creator-action-item');
+			await page.getByTestId('ndv').or(action.first()).waitFor();
+			if (await action.first().isVisible()) await action.first().click();
+			await page.getByTestId('ndv').waitFor();
+			const toolParameters = page
+				.getByTestId('parameter-input-descriptionType')
+				.or(page.getByTestId('parameter-input-toolDescription'));
+			await toolParameters.first().waitFor();
+			await closeNode(page);
+		});
+
+		it('the node panel shows the fields of each Context mode', async () => {
+			const { page } = editor;
+			await openWorkflow(page, n8n, ORDER);
+			await openNode(page, 'Trigger Automation');
+			const shown = async (mode: string) => {
+				await chooseOption(page, 'contextMode', mode);
+				return {
+					message: await page.getByTestId('parameter-input-message').isVisible(),
+					fields: await page.getByTestId('assignment-collection-contextFields').isVisible(),
+					json: await page.getByTestId('parameter-input-contextJson').isVisible(),
+				};
+			};
+			expect(await shown('None')).toEqual({ message: true, fields: false, json: false });
+			expect(await shown('All Input Fields')).toEqual({ message: true, fields: false, json: false });
+			expect(await shown('Selected Fields')).toEqual({ message: true, fields: true, json: false });
+			expect(await shown('JSON')).toEqual({ message: true, fields: false, json: true });
+			await editor.screenshot('node-panel-json-context');
+		});
+
+		it('Execute workflow on the order example: one verified run, and the node\'s output item shows its run id', async () => {
+			const { page } = editor;
+			const before = simulator.runs(ID).length;
+			await openWorkflow(page, n8n, ORDER);
+			await page.getByTestId('execute-workflow-button').first().click();
+			await expect.poll(() => simulator.runs(ID).length, { timeout: 30_000 }).toBe(before + 1);
+			const run = simulator.runs(ID)[before];
+			expect(run.message).toBe('Check order 1042 for Ada Lovelace and email a confirmation to ada@example.com.');
+			await openNode(page, 'Trigger Automation');
+			const output = page.getByTestId('output-panel');
+			await output.getByText(run.runId).first().waitFor();
+			await editor.screenshot('order-executed');
+		});
+
+		it('Execute workflow on the schedule example: the Schedule Trigger fires once and starts one run', async () => {
+			const { page } = editor;
+			const before = simulator.runs(ID).length;
+			await openWorkflow(page, n8n, SCHEDULE);
+			await page.getByTestId('execute-workflow-button').first().click();
+			await expect.poll(() => simulator.runs(ID).length, { timeout: 30_000 }).toBe(before + 1);
+			expect(simulator.runs(ID)[before].message).toMatch(/^Write the daily sales report for \d{4}-\d{2}-\d{2} /);
+		});
+
+		it('the HTTP Request node offers the credential under Predefined Credential Type and sends a signed run with it', async () => {
+			const { page } = editor;
+			await openWorkflow(page, n8n, HTTP);
+			await openNode(page, 'HTTP Request');
+			const credentialType = page.getByTestId('credential-select').locator('input');
+			await expect.poll(async () => await credentialType.inputValue()).toBe('Service Webhook Secret');
+			await credentialType.click();
+			await credentialType.pressSequentially('Service Webhook');
+			await page.getByRole('option', { name: 'Service Webhook Secret' }).first().waitFor();
+			await editor.screenshot('http-request-credential-type');
+			await page.keyboard.press('Escape');
+			await closeNode(page);
+			const before = simulator.runs(ID).length;
+			await page.getByTestId('execute-workflow-button').first().click();
+			await expect.poll(() => simulator.runs(ID).length, { timeout: 30_000 }).toBe(before + 1);
+			expect(simulator.runs(ID)[before]).toMatchObject({
+				message: 'Sent by the HTTP Request node',
+				context: { via: 'httpRequest' },
+			});
+		});
+
+		it('the credential dialog\'s test says OK for a good credential and names the whitespace in a pasted secret', async () => {
+			const { page } = editor;
+			// Opening a saved credential runs its test.
+			await page.goto(`${n8n.baseUrl}/home/credentials`);
+			await page.getByTestId('resources-list-item').filter({ hasText: 'Order automation webhook' }).click();
+			await page.getByTestId('credentials-config-container-test-success').waitFor();
+			await editor.screenshot('credential-test-ok');
+			await page.keyboard.press('Escape');
+			// A new credential from the node's panel, its secret pasted with a leading space.
+			await openWorkflow(page, n8n, ORDER);
+			await openNode(page, 'Trigger Automation');
+			await page.getByTestId('node-credentials-select').click();
+			await page.getByTestId('node-credentials-select-item-new').click();
+			await page.getByTestId('parameter-input-webhookUrl').locator('input').fill(simulator.webhookUrl(ID));
+			await page.getByTestId('parameter-input-signingSecret').locator('input').fill(` ${SECRET}`);
+			await page.getByTestId('credential-save-button').click();
+			// n8n says "Couldn't connect with these settings"; the credential's reason is under More details.
+			await page.getByText('More details').locator('visible=true').first().click();
+			await page.getByText(/starts or ends with whitespace/).locator('visible=true').first().waitFor();
+			await editor.screenshot('credential-test-whitespace');
+			await page.keyboard.press('Escape');
+		});
+
+		it('the editor reached no host but 127.0.0.1: the only calls out it tried are known ones, all refused', () => {
+			// 2.x's node details look the community package up on the npm registry.
+			const known = ['https://registry.npmjs.org/n8n-nodes-automation-service'];
+			expect(editor.outsideRequests.filter((url) => !known.includes(url))).toEqual([]);
+		});
+	});
+}
