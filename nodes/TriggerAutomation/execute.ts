@@ -215,7 +215,6 @@ async function readTarget(ctx: IExecuteFunctions): Promise<Target> {
 	// The credential refuses such a secret too, but n8n 1.x wraps what `authenticate` throws in an
 	// error without its cause, and the refusal would read as a network failure there.
 	const secretProblem = describeSecretProblem(data.signingSecret);
-	// eslint-disable-next-line @n8n/community-nodes/require-node-api-error
 	if (secretProblem) throw new InputError(secretProblem);
 	return { ...target, credential: { id: id ?? '', name, type: CREDENTIAL_TYPE, data } };
 }
