@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-// The end-to-end suite: the real n8n app (e2e/apps) and its editor in headless Chromium.
+// The end-to-end suite: the real n8n app (e2e/.apps) and its editor in headless Chromium.
 export default defineConfig({
 	test: {
 		include: ['e2e/**/*.e2e.test.ts'],
