@@ -143,7 +143,11 @@ export class N8nInstance {
 		).version;
 		writeFileSync(
 			join(nodesDir, 'package.json'),
-			JSON.stringify({ name: 'installed-nodes', private: true, dependencies: { [PACKAGE_NAME]: version } }),
+			JSON.stringify({
+				name: 'installed-nodes',
+				private: true,
+				dependencies: { [PACKAGE_NAME]: version },
+			}),
 		);
 	}
 
@@ -218,7 +222,9 @@ export class N8nInstance {
 		const result = await this.cli([`import:${kind}`, `--input=${file}`]);
 		rmSync(file);
 		if (result.code !== 0) {
-			throw new Error(`n8n import:${kind} failed (${result.code}):\n${result.stdout}\n${result.stderr}`);
+			throw new Error(
+				`n8n import:${kind} failed (${result.code}):\n${result.stdout}\n${result.stderr}`,
+			);
 		}
 	}
 
@@ -232,7 +238,8 @@ export class N8nInstance {
 		const onData = (chunk: Buffer) => {
 			const text = chunk.toString('utf8');
 			this.log += text;
-			if (this.options.onLog) for (const line of text.split('\n')) if (line) this.options.onLog(line);
+			if (this.options.onLog)
+				for (const line of text.split('\n')) if (line) this.options.onLog(line);
 		};
 		server.stdout!.on('data', onData);
 		server.stderr!.on('data', onData);

@@ -82,7 +82,8 @@ async function main(): Promise<void> {
 	const stop = async () => {
 		await n8n.stop();
 		await simulator.stop();
-		if (existsSync(pidFile) && readFileSync(pidFile, 'utf8') === String(process.pid)) rmSync(pidFile);
+		if (existsSync(pidFile) && readFileSync(pidFile, 'utf8') === String(process.pid))
+			rmSync(pidFile);
 		process.exit(0);
 	};
 	process.once('SIGINT', () => void stop());

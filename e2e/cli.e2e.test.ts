@@ -23,7 +23,10 @@ interface RunOutput {
 	data: {
 		resultData: {
 			error?: { message: string; description?: string };
-			runData: Record<string, Array<{ data?: { main: Array<Array<{ json: Record<string, unknown> }>> } }>>;
+			runData: Record<
+				string,
+				Array<{ data?: { main: Array<Array<{ json: Record<string, unknown> }>> } }>
+			>;
 		};
 	};
 }
@@ -86,8 +89,16 @@ for (const app of Object.values(APPS)) {
 			await n8n.import('credentials', [
 				...examples.flatMap(({ workflow }) => credentialsOf(workflow, data)),
 				{ ...good, type: 'serviceWebhookSecretApi', data },
-				{ ...wrong, type: 'serviceWebhookSecretApi', data: { ...data, signingSecret: WRONG_SECRET } },
-				{ ...padded, type: 'serviceWebhookSecretApi', data: { ...data, signingSecret: ` ${SECRET}` } },
+				{
+					...wrong,
+					type: 'serviceWebhookSecretApi',
+					data: { ...data, signingSecret: WRONG_SECRET },
+				},
+				{
+					...padded,
+					type: 'serviceWebhookSecretApi',
+					data: { ...data, signingSecret: ` ${SECRET}` },
+				},
 			]);
 			await n8n.import('workflow', [
 				...examples.map(({ file, workflow }) => ({ ...workflow, id: workflowId(file) })),
@@ -147,7 +158,7 @@ for (const app of Object.values(APPS)) {
 			});
 		});
 
-		it('a wrong signing secret: the execution fails with the service\'s refusal, no run, the secret in no output', async () => {
+		it("a wrong signing secret: the execution fails with the service's refusal, no run, the secret in no output", async () => {
 			const before = simulator.runs(ID).length;
 			const result = await execute(wrongSecret);
 			const run = executionOf(result);

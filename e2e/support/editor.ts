@@ -84,7 +84,11 @@ export async function openWorkflow(page: Page, n8n: N8nInstance, id: string): Pr
  * Types a search into the open nodes panel as a user would and returns the names it then lists,
  * once `expected` is among them or, failing that, after the search has had time to settle.
  */
-export async function searchNodesPanel(page: Page, text: string, expected: string): Promise<string[]> {
+export async function searchNodesPanel(
+	page: Page,
+	text: string,
+	expected: string,
+): Promise<string[]> {
 	const search = page.getByTestId('node-creator-search-bar');
 	await search.fill('');
 	await search.pressSequentially(text);
