@@ -7,9 +7,9 @@
  * cannot run here is stood in for: a credentials helper that holds credential data in memory and
  * calls the credential's `authenticate` exactly as n8n's CredentialsHelper does.
  */
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 
 // n8n-core writes <N8N_USER_FOLDER>/.n8n/config on first use: keep it out of $HOME.
 process.env.N8N_USER_FOLDER ??= mkdtempSync(join(tmpdir(), 'n8n-engine-'));
@@ -33,22 +33,9 @@ import type {
 import { ICredentialsHelper, NodeHelpers, UnexpectedError, Workflow } from 'n8n-workflow';
 
 import { loadBaseNodes } from './baseNodes';
+import { PACKAGE_DIR } from './packageDir';
 
-/** The package root, found from here whether this runs from source or from .dev-dist. */
-function findPackageDir(from: string): string {
-	for (let dir = from; dir !== dirname(dir); dir = dirname(dir)) {
-		const manifest = join(dir, 'package.json');
-		if (
-			existsSync(manifest) &&
-			JSON.parse(readFileSync(manifest, 'utf8')).name === 'n8n-nodes-automation-service'
-		) {
-			return dir;
-		}
-	}
-	throw new UnexpectedError(`No n8n-nodes-automation-service package.json above ${from}`);
-}
-
-export const PACKAGE_DIR = findPackageDir(__dirname);
+export { PACKAGE_DIR };
 export interface LoadedPackage {
 	packageName: string;
 	nodeTypes: Record<string, INodeType | IVersionedNodeType>;

@@ -1,4 +1,3 @@
-/* eslint-disable -- dev and test code, never shipped ("files": ["dist"]): n8n's node rules cover nodes/ and credentials/. */
 /**
  * The importable workflows in examples/, made runnable in the engine harness: the credential points
  * at a given webhook URL and secret; n8n's own nodes in them (Manual Trigger, Schedule Trigger, Edit
@@ -6,19 +5,14 @@
  * cannot run offline; for it the tool node is rehearsed alone, started by a Manual Trigger, with
  * the values the agent would give through $fromAI().
  */
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
-
 import type { INode, INodeParameters, NodeParameterValueType } from 'n8n-workflow';
 
 import { BASE_NODE_NAMES, BASE_PACKAGE, manualTriggerNode } from './baseNodes';
 import type { RunOptions, WorkflowDefinition } from './engine';
-import { PACKAGE_DIR } from './engine';
+import { CREDENTIAL_TYPE, FROM_AI_SAMPLES, readExamples } from './exampleFiles';
 
-export const EXAMPLES_DIR = join(PACKAGE_DIR, 'examples');
 const NODE_TYPE = 'n8n-nodes-automation-service.triggerAutomation';
 const TOOL_TYPE = `${NODE_TYPE}Tool`;
-const CREDENTIAL_TYPE = 'serviceWebhookSecretApi';
 
 export interface Example extends WorkflowDefinition {
 	file: string;
@@ -26,21 +20,15 @@ export interface Example extends WorkflowDefinition {
 }
 
 export function loadExamples(): Example[] {
-	return readdirSync(EXAMPLES_DIR)
-		.filter((file) => file.endsWith('.json'))
-		.sort()
-		.map((file) => {
-			const parsed = JSON.parse(readFileSync(join(EXAMPLES_DIR, file), 'utf8')) as Example;
-			return { file, name: parsed.name, nodes: parsed.nodes, connections: parsed.connections };
-		});
+	return readExamples().map(({ file, workflow }) => ({
+		file,
+		name: workflow.name,
+		nodes: workflow.nodes as unknown as INode[],
+		connections: workflow.connections as Example['connections'],
+	}));
 }
 
-/** What an agent might pass to the tool, per $fromAI key, for the offline rehearsal. */
-export const FROM_AI_SAMPLES: Record<string, unknown> = {
-	message:
-		'Restock tea TEA-01 for the Oslo shop and confirm the delivery date to the shop manager.',
-	context: { sku: 'TEA-01', quantity: 40, shop: 'Oslo', requestedBy: 'chat' },
-};
+export { FROM_AI_SAMPLES };
 
 const FROM_AI_CALL = /^=\{\{\s*\$fromAI\(\s*'([^']+)'[^}]*\)\s*\}\}$/;
 

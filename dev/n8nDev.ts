@@ -16,7 +16,7 @@ import type { N8nApp } from './n8nApp';
 import { APPS, N8nInstance, OWNER, setUpOwner } from './n8nApp';
 import { PACKAGE_DIR } from './packageDir';
 import { AutomationServiceSimulator } from './simulator';
-import { credentialsOf, loadExamples, workflowId } from '../e2e/support/workflows';
+import { credentialsOf, readExamples, workflowId } from './exampleFiles';
 
 const AUTOMATION = 'dev-automation';
 // The simulator's own secret: it stands for a real one only on this machine.
@@ -69,7 +69,7 @@ async function main(): Promise<void> {
 	const fresh = !existsSync(join(dataDir, '.n8n', 'database.sqlite'));
 	n8n.installPackage();
 	const data = { webhookUrl: simulator.webhookUrl(AUTOMATION), signingSecret: SECRET };
-	const examples = loadExamples();
+	const examples = readExamples();
 	// Imported every time: the credentials follow the simulator's port, the examples the repo.
 	await n8n.import(
 		'credentials',

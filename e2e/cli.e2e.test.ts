@@ -11,8 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CliResult } from '../dev/n8nApp';
 import { APPS, N8nInstance } from '../dev/n8nApp';
 import { AutomationServiceSimulator } from '../dev/simulator';
-import type { WorkflowFile } from './support/workflows';
-import { credentialsOf, itemsWorkflow, loadExamples, workflowId } from './support/workflows';
+import type { WorkflowFile } from '../dev/exampleFiles';
+import { credentialsOf, readExamples, workflowId } from '../dev/exampleFiles';
+import { itemsWorkflow } from './support/workflows';
 
 const ID = 'e2e-automation';
 const SECRET = 'e2e_secret_4f1c9a7b2d';
@@ -49,7 +50,7 @@ for (const app of Object.values(APPS)) {
 	describe(`${app.id}: workflows run by the real n8n app (n8n execute)`, () => {
 		const simulator = new AutomationServiceSimulator({ automations: [{ id: ID, secret: SECRET }] });
 		let n8n: N8nInstance;
-		const examples = loadExamples();
+		const examples = readExamples();
 
 		const execute = async (workflow: WorkflowFile) =>
 			await n8n.cli(['execute', `--id=${workflow.id}`, '--rawOutput']);

@@ -19,8 +19,14 @@ import {
 	signIn,
 } from './support/editor';
 import { ScriptedChatModel } from './support/scriptedModel';
-import type { WorkflowFile } from './support/workflows';
-import { CREDENTIAL_TYPE, credentialsOf, loadExamples, workflowId } from './support/workflows';
+import type { WorkflowFile } from '../dev/exampleFiles';
+import {
+	CREDENTIAL_TYPE,
+	FROM_AI_SAMPLES,
+	credentialsOf,
+	readExamples,
+	workflowId,
+} from '../dev/exampleFiles';
 
 const ID = 'editor-automation';
 const SECRET = 'e2e_editor_secret_8c2d4e';
@@ -75,12 +81,8 @@ function httpRequestWorkflow(
 	};
 }
 
-/** What the scripted chat model asks the tool to do, as the agent's $fromAI values. */
-const AGENT_CALL = {
-	message:
-		'Restock tea TEA-01 for the Oslo shop and confirm the delivery date to the shop manager.',
-	context: { sku: 'TEA-01', quantity: 40, shop: 'Oslo' },
-};
+/** What the scripted chat model asks the tool to do: the agent's $fromAI values. */
+const AGENT_CALL = FROM_AI_SAMPLES;
 const OPENAI = { id: 'e2eOpenAiCred001', name: 'Scripted chat model on 127.0.0.1' };
 
 /** The AI Agent example's chat model node, given the scripted model's credential. */
@@ -108,7 +110,7 @@ for (const app of Object.values(APPS)) {
 			n8n = new N8nInstance(app);
 			n8n.installPackage();
 			const data = { webhookUrl: simulator.webhookUrl(ID), signingSecret: SECRET };
-			const examples = loadExamples();
+			const examples = readExamples();
 			const http = httpRequestWorkflow(data.webhookUrl, {
 				id: 'e2eHttpCred00001',
 				name: 'Webhook for HTTP Request',

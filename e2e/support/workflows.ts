@@ -1,62 +1,11 @@
-/* eslint-disable -- dev and test code, never shipped ("files": ["dist"]): n8n's node rules cover nodes/ and credentials/. */
 /**
- * What the end-to-end suite imports into a real n8n: the example workflows as they are, their
- * credentials pointed at the local simulator, and a few workflows of n8n's own nodes that only the
- * suite needs (several items with one bad, a credential whose secret is wrong).
+ * Workflows of n8n's own nodes that only the end-to-end suite imports, beside the examples: several
+ * items with one bad, a credential whose secret is wrong or padded.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-
-import { PACKAGE_DIR } from '../../dev/packageDir';
+import type { WorkflowFile } from '../../dev/exampleFiles';
+import { CREDENTIAL_TYPE } from '../../dev/exampleFiles';
 
 export const NODE_TYPE = 'n8n-nodes-automation-service.triggerAutomation';
-export const CREDENTIAL_TYPE = 'serviceWebhookSecretApi';
-
-export interface WorkflowFile {
-	id?: string;
-	name: string;
-	nodes: Array<{
-		name: string;
-		type: string;
-		credentials?: Record<string, { id: string; name: string }>;
-		[key: string]: unknown;
-	}>;
-	connections: Record<string, unknown>;
-	[key: string]: unknown;
-}
-
-export interface Example {
-	file: string;
-	workflow: WorkflowFile;
-}
-
-export function loadExamples(): Example[] {
-	const dir = join(PACKAGE_DIR, 'examples');
-	return readdirSync(dir)
-		.filter((file) => file.endsWith('.json'))
-		.sort()
-		.map((file) => ({
-			file,
-			workflow: JSON.parse(readFileSync(join(dir, file), 'utf8')) as WorkflowFile,
-		}));
-}
-
-/** The credentials a workflow's nodes name, as n8n's import:credentials takes them. */
-export function credentialsOf(
-	workflow: WorkflowFile,
-	data: { webhookUrl: string; signingSecret: string },
-): object[] {
-	return workflow.nodes.flatMap((node) =>
-		Object.entries(node.credentials ?? {})
-			.filter(([type]) => type === CREDENTIAL_TYPE)
-			.map(([type, { id, name }]) => ({ id, name, type, data })),
-	);
-}
-
-/** n8n wants 16 alphanumeric characters for ids it did not make itself. */
-export function workflowId(label: string): string {
-	return `${label.replace(/[^A-Za-z0-9]/g, '')}0000000000000000`.slice(0, 16);
-}
 
 const manualTrigger = {
 	id: 'e2e-manual',
