@@ -39,13 +39,12 @@ export const EXAMPLES_DIR = join(PACKAGE_DIR, 'examples');
 
 /** The workflow files in examples/, by file name. */
 export function readExamples(): ExampleFile[] {
-	const dir = EXAMPLES_DIR;
-	return readdirSync(dir)
+	return readdirSync(EXAMPLES_DIR)
 		.filter((file) => file.endsWith('.json'))
 		.sort()
 		.map((file) => ({
 			file,
-			workflow: JSON.parse(readFileSync(join(dir, file), 'utf8')) as WorkflowFile,
+			workflow: JSON.parse(readFileSync(join(EXAMPLES_DIR, file), 'utf8')) as WorkflowFile,
 		}));
 }
 

@@ -13,7 +13,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 
 import type { N8nApp } from './n8nApp';
-import { APPS, N8nInstance, OWNER, setUpOwner } from './n8nApp';
+import { APPS, N8nInstance, OWNER, PACKAGE_NAME, setUpOwner } from './n8nApp';
 import { PACKAGE_DIR } from './packageDir';
 import { AutomationServiceSimulator } from './simulator';
 import { credentialsOf, readExamples, workflowId } from './exampleFiles';
@@ -92,7 +92,7 @@ async function main(): Promise<void> {
 	if (fresh) await setUpOwner(n8n);
 
 	console.log(`
-n8n ${n8n.version} (${app.id}) with ${'n8n-nodes-automation-service'} from this checkout
+n8n ${n8n.version} (${app.id}) with ${PACKAGE_NAME} from this checkout
   Editor:     ${n8n.baseUrl}
   Sign in:    ${OWNER.email} / ${OWNER.password}
   Workflows:  ${examples.map((e) => e.workflow.name).join('; ')}
