@@ -16,8 +16,18 @@ import type {
 	KnownNodesAndCredentials,
 } from 'n8n-workflow';
 
-/** The n8n-nodes-base nodes the examples and tests use: Manual Trigger, Schedule Trigger, Edit Fields. */
-export const BASE_NODE_NAMES = ['manualTrigger', 'scheduleTrigger', 'set'] as const;
+/**
+ * The n8n-nodes-base nodes the examples, tests and benchmarks use: Manual Trigger, Schedule Trigger,
+ * Edit Fields, Loop Over Items, HTTP Request and Crypto. Each class loads on first use.
+ */
+export const BASE_NODE_NAMES = [
+	'manualTrigger',
+	'scheduleTrigger',
+	'set',
+	'splitInBatches',
+	'httpRequest',
+	'crypto',
+] as const;
 export const BASE_PACKAGE = 'n8n-nodes-base';
 export const MANUAL_TRIGGER_TYPE = `${BASE_PACKAGE}.manualTrigger`;
 
