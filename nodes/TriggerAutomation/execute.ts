@@ -240,7 +240,8 @@ export async function triggerAutomations(this: IExecuteFunctions): Promise<INode
 	}
 
 	const accepted = acceptedItems(this);
-	let anyItemFailed = false;
+	// Until the node returns normally, n8n treats the try as failed (it threw).
+	let retryFollows = true;
 	const cancel = this.getExecutionCancelSignal();
 	try {
 		for (let start = 0; start < items.length; start += options.batchSize) {
@@ -259,7 +260,6 @@ export async function triggerAutomations(this: IExecuteFunctions): Promise<INode
 						accepted?.accepted(itemIndex, json);
 						return { itemIndex, json };
 					} catch (error) {
-						anyItemFailed = true;
 						return { itemIndex, error };
 					}
 				}),
@@ -275,8 +275,9 @@ export async function triggerAutomations(this: IExecuteFunctions): Promise<INode
 				}
 			}
 		}
+		retryFollows = results[0]?.json.error !== undefined;
 	} finally {
-		accepted?.finish(anyItemFailed);
+		accepted?.finish(retryFollows);
 	}
 	return [results];
 }

@@ -120,6 +120,16 @@ export class FaultyReceiver {
 		return this;
 	}
 
+	/** New connections are refused until `listenAgain`; connections already open go on. */
+	stopListening(): void {
+		this.server?.close();
+	}
+
+	async listenAgain(): Promise<void> {
+		const server = this.server!;
+		await new Promise<void>((ready) => server.listen(this.port, '127.0.0.1', ready));
+	}
+
 	get port(): number {
 		return Number(new URL(this.url).port);
 	}

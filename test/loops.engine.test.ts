@@ -1,0 +1,358 @@
+/* eslint-disable -- dev and test code, never shipped ("files": ["dist"]): n8n's node rules cover nodes/ and credentials/. */
+/**
+ * Retry On Fail inside n8n's real Loop Over Items (Split In Batches) node, in n8n-core's engine:
+ * every item of every iteration creates exactly one run, a retry re-sends only what the service did
+ * not accept, and every output item carries its own answer.
+ */
+import type { ServerResponse } from 'node:http';
+
+import type { IDataObject, INode, IRun } from 'n8n-workflow';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+
+import { manualTriggerNode, pinnedItems } from '../dev/baseNodes';
+import type { RunOptions } from '../dev/engine';
+import { outputOf, runWorkflow } from '../dev/engine';
+import type { FaultyRequest } from './support/faultyReceiver';
+import { FaultyReceiver, answer } from './support/faultyReceiver';
+import { expectNoLeak } from './support/leaks';
+import { bodyJson, specViolations } from './support/receiver';
+import { CREDENTIAL_TYPE, NODE_NAME, NODE_TYPE } from './support/workflows';
+
+const SECRET = 'whsec_loop_test_0123456789';
+const PATH = '/webhooks/cloud/auto-loop';
+const LOOP = 'Loop Over Items';
+const TIMEOUT_MS = 400;
+
+/** What the receiver does with one attempt of a message; attempts past the list are accepted. */
+type Fault = '500' | 'timeout' | 'accept';
+
+let receiver: FaultyReceiver;
+let faults: Map<string, Fault[]>;
+/** After answering this message (accepted), new connections are refused for a while. */
+let refuseAfter: { message: string; forMs: number } | undefined;
+
+const messageOf = (request: FaultyRequest) => String(bodyJson(request).data.message);
+
+function respond(request: FaultyRequest, res: ServerResponse) {
+	const message = messageOf(request);
+	const attempt = receiver.requests.filter((r) => messageOf(r) === message).length - 1;
+	const fault = faults.get(message)?.[attempt] ?? 'accept';
+	if (fault === '500') return answer(res, 500, 'busy');
+	// Held past the node's timeout: the node gives up, and the service never answers (no run).
+	if (fault === 'timeout') return receiver.later(TIMEOUT_MS * 3, () => res.destroy());
+	answer(res, 202, JSON.stringify({ runId: `run-${message}` }), {
+		'Content-Type': 'application/json',
+	});
+	if (refuseAfter?.message === message) {
+		const { forMs } = refuseAfter;
+		refuseAfter = undefined;
+		receiver.stopListening();
+		receiver.later(forMs, () => void receiver.listenAgain());
+	}
+}
+
+beforeAll(async () => {
+	receiver = await new FaultyReceiver().start();
+});
+afterAll(async () => receiver.stop());
+beforeEach(() => {
+	receiver.reset();
+	receiver.respondWith(respond);
+	faults = new Map();
+	refuseAfter = undefined;
+});
+
+interface LoopSpec {
+	messages: string[];
+	batchSize: number;
+	/** Trigger Automation's settings: onError, retryOnFail, maxTries, waitBetweenTries. */
+	settings: Partial<INode>;
+}
+
+/** Start (pinned items) → Loop Over Items → (loop) Trigger Automation → back to Loop Over Items. */
+function loopWorkflow({ messages, batchSize, settings }: LoopSpec): RunOptions {
+	const trigger: INode = {
+		id: 'trigger',
+		name: NODE_NAME,
+		type: NODE_TYPE,
+		typeVersion: 1,
+		position: [400, 0],
+		parameters: { message: '={{ $json.m }}', options: { timeout: TIMEOUT_MS } },
+		credentials: { [CREDENTIAL_TYPE]: { id: 'cred-1', name: 'Automation webhook' } },
+		...settings,
+	};
+	const back = [{ node: LOOP, type: 'main' as const, index: 0 }];
+	return {
+		workflow: {
+			nodes: [
+				manualTriggerNode('Start'),
+				{
+					id: 'loop',
+					name: LOOP,
+					type: 'n8n-nodes-base.splitInBatches',
+					typeVersion: 3,
+					position: [200, 0],
+					parameters: { batchSize, options: {} },
+				},
+				trigger,
+			],
+			connections: {
+				Start: { main: [[{ node: LOOP, type: 'main', index: 0 }]] },
+				// Output 0 is "done", output 1 is "loop".
+				[LOOP]: { main: [[], [{ node: NODE_NAME, type: 'main', index: 0 }]] },
+				// The error output (On Error: Continue (using error output)) loops back too.
+				[NODE_NAME]: { main: [back, back] },
+			},
+		},
+		pinData: { Start: pinnedItems(messages.map((m) => ({ m }))) },
+		credentials: {
+			[CREDENTIAL_TYPE]: { webhookUrl: `${receiver.url}${PATH}`, signingSecret: SECRET },
+		},
+	};
+}
+
+async function runLoop(spec: LoopSpec): Promise<IRun> {
+	const run = await runWorkflow(loopWorkflow(spec));
+	for (const request of receiver.requests)
+		expect(specViolations(request, SECRET, PATH)).toEqual([]);
+	expectNoLeak(SECRET, { run }, receiver.requests);
+	return run;
+}
+
+/** How many requests for each message arrived, and how many the receiver accepted (created runs). */
+function tally() {
+	const received: Record<string, number> = {};
+	const accepted: Record<string, number> = {};
+	for (const request of receiver.requests) {
+		const message = messageOf(request);
+		received[message] = (received[message] ?? 0) + 1;
+		if (request.answer === 202) accepted[message] = (accepted[message] ?? 0) + 1;
+	}
+	return { received, accepted };
+}
+
+const once = (messages: string[]) => Object.fromEntries(messages.map((m) => [m, 1]));
+
+/** Each run (iteration) of the node: its answered items as [message, runId], and its errors. */
+function iterations(run: IRun, messages: string[], batchSize: number) {
+	const runs = run.data.resultData.runData[NODE_NAME] ?? [];
+	return runs.map((_, runIndex) => {
+		const batch = messages.slice(runIndex * batchSize, (runIndex + 1) * batchSize);
+		const answered = outputOf(run, NODE_NAME, 0, runIndex).map((item) => {
+			const { item: index } = item.pairedItem as { item: number };
+			if (item.json.error !== undefined) return [batch[index], 'error'];
+			return [batch[index], (item.json.response as IDataObject).runId];
+		});
+		const errors = outputOf(run, NODE_NAME, 1, runIndex).map((item) => {
+			const { item: index } = item.pairedItem as { item: number };
+			return [batch[index], 'error'];
+		});
+		return [...answered, ...errors];
+	});
+}
+
+/** What the node keeps in its context of the execution (n8n saves it with the execution). */
+const keptInExecution = (run: IRun) =>
+	run.data.executionData?.contextData[`node:${NODE_NAME}`] ?? {};
+
+const MESSAGES = ['a1', 'a2', 'b1', 'b2', 'c1', 'c2'];
+const ownAnswers = (messages: string[]) => messages.map((m) => [m, `run-${m}`]);
+const RETRY = { retryOnFail: true, maxTries: 3, waitBetweenTries: 50 };
+
+describe('Loop Over Items → Trigger Automation with Retry On Fail: each item sent until accepted, then never again', () => {
+	it('On Error: Continue, an item that is not first in its batch fails: the next iteration still sends every item', async () => {
+		// n8n does not retry here (the first output item is fine): a2 ends as an error item.
+		faults.set('a2', ['500', '500', '500']);
+		const run = await runLoop({
+			messages: MESSAGES,
+			batchSize: 2,
+			settings: { ...RETRY, onError: 'continueRegularOutput' },
+		});
+		expect(run.status).toBe('success');
+		const { received, accepted } = tally();
+		expect(received).toEqual({ ...once(MESSAGES), a2: 1 });
+		expect(accepted).toEqual(once(MESSAGES.filter((m) => m !== 'a2')));
+		expect(iterations(run, MESSAGES, 2)).toEqual([
+			[
+				['a1', 'run-a1'],
+				['a2', 'error'],
+			],
+			ownAnswers(['b1', 'b2']),
+			ownAnswers(['c1', 'c2']),
+		]);
+	});
+
+	it('On Error: Continue, the first item fails with a 500 in the second iteration: the retry re-sends only it', async () => {
+		faults.set('b1', ['500']);
+		const run = await runLoop({
+			messages: MESSAGES,
+			batchSize: 2,
+			settings: { ...RETRY, onError: 'continueRegularOutput' },
+		});
+		expect(run.status).toBe('success');
+		const { received, accepted } = tally();
+		expect(received).toEqual({ ...once(MESSAGES), b1: 2 });
+		expect(accepted).toEqual(once(MESSAGES));
+		expect(iterations(run, MESSAGES, 2)).toEqual([
+			ownAnswers(['a1', 'a2']),
+			ownAnswers(['b1', 'b2']),
+			ownAnswers(['c1', 'c2']),
+		]);
+	});
+
+	it('On Error: Stop Workflow, a timeout in the first iteration and a 500 in the third: each retry re-sends only the failed item', async () => {
+		faults.set('a2', ['timeout']);
+		faults.set('c2', ['500', '500']);
+		const run = await runLoop({ messages: MESSAGES, batchSize: 2, settings: RETRY });
+		expect(run.status).toBe('success');
+		const { received, accepted } = tally();
+		expect(received).toEqual({ ...once(MESSAGES), a2: 2, c2: 3 });
+		expect(accepted).toEqual(once(MESSAGES));
+		expect(iterations(run, MESSAGES, 2)).toEqual([
+			ownAnswers(['a1', 'a2']),
+			ownAnswers(['b1', 'b2']),
+			ownAnswers(['c1', 'c2']),
+		]);
+	});
+
+	it('On Error: Stop Workflow, connection refused during the second iteration: the retry sends its items once the service is back', async () => {
+		// After a2 is accepted the port is closed: b1 is refused, and n8n's retry (after 300 ms) sends it.
+		refuseAfter = { message: 'a2', forMs: 150 };
+		const run = await runLoop({
+			messages: MESSAGES,
+			batchSize: 2,
+			settings: { ...RETRY, waitBetweenTries: 300 },
+		});
+		expect(run.status).toBe('success');
+		const { received, accepted } = tally();
+		// The refused attempt never reached the receiver.
+		expect(received).toEqual(once(MESSAGES));
+		expect(accepted).toEqual(once(MESSAGES));
+		expect(iterations(run, MESSAGES, 2)).toEqual([
+			ownAnswers(['a1', 'a2']),
+			ownAnswers(['b1', 'b2']),
+			ownAnswers(['c1', 'c2']),
+		]);
+	});
+
+	it('On Error: Continue (using error output), a 500 in every try of the second item: it goes to the error output, the other iterations are untouched', async () => {
+		faults.set('b2', ['500', '500', '500']);
+		faults.set('c1', ['timeout']);
+		const run = await runLoop({
+			messages: MESSAGES,
+			batchSize: 2,
+			settings: { ...RETRY, onError: 'continueErrorOutput' },
+		});
+		expect(run.status).toBe('success');
+		const { received, accepted } = tally();
+		expect(received).toEqual({ ...once(MESSAGES), c1: 2 });
+		expect(accepted).toEqual(once(MESSAGES.filter((m) => m !== 'b2')));
+		expect(iterations(run, MESSAGES, 2)).toEqual([
+			ownAnswers(['a1', 'a2']),
+			[
+				['b1', 'run-b1'],
+				['b2', 'error'],
+			],
+			ownAnswers(['c1', 'c2']),
+		]);
+	});
+
+	it('all tries fail: the workflow stops, and running it again (a new execution) sends every item again', async () => {
+		faults.set('b1', ['500', '500', '500']);
+		const failed = await runLoop({ messages: MESSAGES, batchSize: 2, settings: RETRY });
+		expect(failed.status).toBe('error');
+		expect(tally().received).toEqual({ a1: 1, a2: 1, b1: 3 });
+		expect(keptInExecution(failed)).toEqual({});
+
+		receiver.reset();
+		receiver.respondWith(respond);
+		faults = new Map();
+		const again = await runLoop({ messages: MESSAGES, batchSize: 2, settings: RETRY });
+		expect(again.status).toBe('success');
+		expect(tally().accepted).toEqual(once(MESSAGES));
+	});
+
+	it('once a retry has succeeded, nothing is left in the execution', async () => {
+		faults.set('a1', ['500']);
+		const run = await runLoop({
+			messages: MESSAGES,
+			batchSize: 2,
+			settings: { ...RETRY, onError: 'continueRegularOutput' },
+		});
+		expect(run.status).toBe('success');
+		expect(tally().received).toEqual({ ...once(MESSAGES), a1: 2 });
+		expect(keptInExecution(run)).toEqual({});
+	});
+});
+
+describe('the same node fed by two branches: each run sends its own items', () => {
+	/** An Edit Fields node that prefixes each item's `m`. */
+	const prefixer = (name: string, prefix: string, y: number): INode => ({
+		id: name,
+		name,
+		type: 'n8n-nodes-base.set',
+		typeVersion: 3.4,
+		position: [200, y],
+		parameters: {
+			assignments: {
+				assignments: [{ id: 'm', name: 'm', value: `=${prefix}{{ $json.m }}`, type: 'string' }],
+			},
+			options: {},
+		},
+	});
+
+	it('Start → two Edit Fields branches → one node with Retry On Fail: the second run sends all its items', async () => {
+		// x2 fails and is not retried by n8n (the first output item is fine): it ends as an error item.
+		faults.set('x2', ['500']);
+		const trigger: INode = {
+			id: 'trigger',
+			name: NODE_NAME,
+			type: NODE_TYPE,
+			typeVersion: 1,
+			position: [400, 0],
+			parameters: { message: '={{ $json.m }}' },
+			credentials: { [CREDENTIAL_TYPE]: { id: 'cred-1', name: 'Automation webhook' } },
+			...RETRY,
+			onError: 'continueRegularOutput',
+		};
+		const into = { main: [[{ node: NODE_NAME, type: 'main' as const, index: 0 }]] };
+		const run = await runWorkflow({
+			workflow: {
+				nodes: [
+					manualTriggerNode('Start'),
+					prefixer('A', 'x', 0),
+					prefixer('B', 'y', 200),
+					trigger,
+				],
+				connections: {
+					Start: {
+						main: [
+							[
+								{ node: 'A', type: 'main', index: 0 },
+								{ node: 'B', type: 'main', index: 0 },
+							],
+						],
+					},
+					A: into,
+					B: into,
+				},
+			},
+			pinData: { Start: pinnedItems([{ m: '1' }, { m: '2' }]) },
+			credentials: {
+				[CREDENTIAL_TYPE]: { webhookUrl: `${receiver.url}${PATH}`, signingSecret: SECRET },
+			},
+		});
+		expect(run.status).toBe('success');
+		expect(tally().received).toEqual(once(['x1', 'x2', 'y1', 'y2']));
+		expect(tally().accepted).toEqual(once(['x1', 'y1', 'y2']));
+		const answers = [0, 1].map((runIndex) =>
+			outputOf(run, NODE_NAME, 0, runIndex).map(
+				(item) => (item.json.response as IDataObject | undefined)?.runId ?? 'error',
+			),
+		);
+		expect(answers).toEqual([
+			['run-x1', 'error'],
+			['run-y1', 'run-y2'],
+		]);
+	});
+});
