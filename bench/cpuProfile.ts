@@ -1,4 +1,3 @@
-/* eslint-disable -- bench code, not shipped: n8n's node rules cover nodes/ and credentials/. */
 /**
  * Where a throughput side's CPU time goes: runs profile.ts under --cpu-prof in a child process and
  * sorts every sample by the code that owns it, walking its stack from the leaf up to the first

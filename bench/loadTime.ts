@@ -1,4 +1,3 @@
-/* eslint-disable -- bench code, not shipped: n8n's node rules cover nodes/ and credentials/. */
 /** Measurement 4: time to require the built node and credential in fresh processes. */
 import { execFileSync } from 'node:child_process';
 

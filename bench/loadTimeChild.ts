@@ -1,4 +1,3 @@
-/* eslint-disable -- bench code, not shipped: n8n's node rules cover nodes/ and credentials/. */
 /**
  * Child process for measurement 4: times `require` of the built node and credential modules in a
  * fresh process and prints one JSON line. Argument `warm`: n8n-workflow (a peer dependency n8n

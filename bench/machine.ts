@@ -1,4 +1,3 @@
-/* eslint-disable -- bench code, not shipped: n8n's node rules cover nodes/ and credentials/. */
 /** Facts about the machine and the run, printed with the results. */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';

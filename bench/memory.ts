@@ -1,4 +1,3 @@
-/* eslint-disable -- bench code, not shipped: n8n's node rules cover nodes/ and credentials/. */
 /** Measurement 3: peak RSS growth for one item with a 10 MB context, each run a fresh process. */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';

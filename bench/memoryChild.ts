@@ -1,4 +1,3 @@
-/* eslint-disable -- bench code, not shipped: n8n's node rules cover nodes/ and credentials/. */
 /**
  * Child process for measurement 3 (run with --expose-gc): one item whose context is ~10 MB of
  * JSON goes through the engine and Trigger Automation to the receiver, in a process that has done

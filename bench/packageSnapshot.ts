@@ -1,4 +1,3 @@
-/* eslint-disable -- bench code, not shipped: n8n's node rules cover nodes/ and credentials/. */
 /**
  * The build under test, copied once: package.json and dist/ into SNAPSHOT_DIR. The engine harness
  * caches the first package it loads, so loading the snapshot before any workflow runs makes every

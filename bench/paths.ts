@@ -1,4 +1,3 @@
-/* eslint-disable -- bench code, not shipped: n8n's node rules cover nodes/ and credentials/. */
 /**
  * Where things are, found from this file whether it runs from bench/ or .dev-dist/bench/. No
  * imports beyond node:*: the load-time child uses this before anything else is loaded.

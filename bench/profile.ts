@@ -1,4 +1,3 @@
-/* eslint-disable -- bench code, not shipped: n8n's node rules cover nodes/ and credentials/. */
 /**
  * Manual profiling entry (not part of `npm run bench`): runs one throughput side for a while so a
  * CPU profile shows where its time goes. After `npm run bench` (or `tsc -p tsconfig.dev.json`):

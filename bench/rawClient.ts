@@ -1,4 +1,3 @@
-/* eslint-disable -- bench code, not shipped: n8n's node rules cover nodes/ and credentials/. */
 /**
  * The baseline: a plain node:http client loop sending the same body bytes, each signed just
  * before sending with bare node:crypto, `concurrency` requests in flight (a sliding window of

@@ -1,4 +1,3 @@
-/* eslint-disable -- bench code, not shipped: n8n's node rules cover nodes/ and credentials/. */
 /** Starts the receiver process (receiverProcess.ts) and talks to it. */
 import type { ChildProcess } from 'node:child_process';
 import { fork } from 'node:child_process';

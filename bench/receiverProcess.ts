@@ -1,4 +1,3 @@
-/* eslint-disable -- bench code, not shipped: n8n's node rules cover nodes/ and credentials/. */
 /**
  * Child process: the minimal webhook receiver both sides of the throughput comparison send to. It
  * verifies every request as the service would (spec §5: HMAC-SHA256 of `<t>.<body>` with the

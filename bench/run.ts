@@ -1,4 +1,3 @@
-/* eslint-disable -- bench code, not shipped: n8n's node rules cover nodes/ and credentials/. */
 /**
  * `npm run bench`: throughput, signing cost, memory and load time of the package; prints the
  * markdown report to stdout and writes it to BENCHMARKS.md. Progress goes to stderr.

@@ -1,4 +1,3 @@
-/* eslint-disable -- bench code, not shipped: n8n's node rules cover nodes/ and credentials/. */
 /**
  * Measurement 2: the package's computeSignature against the leanest bare node:crypto HMAC,
  * `createHmac('sha256', secret).update(`${t}.`).update(body).digest('hex')` (no copy of the body),

@@ -1,4 +1,3 @@
-/* eslint-disable -- bench code, not shipped: n8n's node rules cover nodes/ and credentials/. */
 /** Median and spread of repeated measurements, and the number formats used in the report. */
 
 export interface Summary {

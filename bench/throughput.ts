@@ -1,4 +1,3 @@
-/* eslint-disable -- bench code, not shipped: n8n's node rules cover nodes/ and credentials/. */
 /**
  * Measurement 1: items/s for 1,000 items through the real n8n-core engine with Trigger Automation,
  * against the raw client loop, at several concurrencies, in the same process and the same run,

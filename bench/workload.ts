@@ -1,4 +1,3 @@
-/* eslint-disable -- bench code, not shipped: n8n's node rules cover nodes/ and credentials/. */
 /**
  * What is sent: the items, the exact body bytes the node produces for them, and workflows of the
  * form Start → Trigger Automation built as test/support/workflows.ts builds them (rebuilt here so

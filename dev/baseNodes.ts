@@ -1,4 +1,3 @@
-/* eslint-disable -- dev and test code, never shipped ("files": ["dist"]): n8n's node rules cover nodes/ and credentials/. */
 /**
  * n8n's own nodes that the harness runs around Trigger Automation, loaded from n8n-nodes-base
  * (a devDependency, the same version n8n ships) by n8n-core's loader, the way n8n loads them.

@@ -1,4 +1,3 @@
-/* eslint-disable -- dev and test code, never shipped ("files": ["dist"]): n8n's node rules cover nodes/ and credentials/. */
 /**
  * The main job (`npm start`): runs every example workflow through n8n's real engine with the built
  * node, against the local simulator (default, offline) or a real automation (`--url <webhook URL>`

@@ -1,4 +1,3 @@
-/* eslint-disable -- dev and test code, never shipped ("files": ["dist"]): n8n's node rules cover nodes/ and credentials/. */
 /**
  * Runs workflows that contain this package's node through n8n-core's real execution engine
  * (`WorkflowExecute`), with the package loaded by n8n-core's own `PackageDirectoryLoader` from

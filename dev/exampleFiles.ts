@@ -1,4 +1,3 @@
-/* eslint-disable -- dev and test code, never shipped ("files": ["dist"]): n8n's node rules cover nodes/ and credentials/. */
 /**
  * The workflow files in examples/ as they are, and what importing them into a real n8n needs: their
  * credentials (pointed wherever the caller says) and ids n8n accepts. No n8n module is loaded here.

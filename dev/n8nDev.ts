@@ -1,4 +1,3 @@
-/* eslint-disable -- dev and test code, never shipped ("files": ["dist"]): n8n's node rules cover nodes/ and credentials/. */
 /**
  * `npm run dev`: the pinned real n8n (e2e/.apps, installed by `bash e2e/install.sh`) with the freshly
  * built package installed as a community package, the simulator, a credential for every example

@@ -1,4 +1,3 @@
-/* eslint-disable -- dev and test code, never shipped ("files": ["dist"]): n8n's node rules cover nodes/ and credentials/. */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 

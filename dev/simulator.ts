@@ -1,4 +1,3 @@
-/* eslint-disable -- dev and test code, never shipped ("files": ["dist"]): n8n's node rules cover nodes/ and credentials/. */
 /**
  * A local stand-in for the Automation Service's webhook endpoint (dev and test code, never in
  * dist). It applies the spec's rules — exact bytes, HMAC with the automation's secret, 5-minute

@@ -1,4 +1,3 @@
-/* eslint-disable -- dev and test code, never shipped ("files": ["dist"]): n8n's node rules cover nodes/ and credentials/. */
 /**
  * The example workflows, run by the real n8n app (`n8n execute`) with n8n's own nodes and the
  * package installed as a community package, against the local simulator: each run the simulator

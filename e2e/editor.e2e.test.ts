@@ -1,4 +1,3 @@
-/* eslint-disable -- dev and test code, never shipped ("files": ["dist"]): n8n's node rules cover nodes/ and credentials/. */
 /**
  * The package as a user meets it in n8n's editor, in headless Chromium: found in the nodes panel,
  * offered as an AI Agent tool, its fields, its credential dialog, its runs from the Execute button,

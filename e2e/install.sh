@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the end-to-end suite and `npm run dev` run: the two pinned n8n apps from their
 # lockfiles (e2e/.apps/n8n-2 on Node 24, e2e/.apps/n8n-1 on Node 20), n8n's sqlite3 built from
-# source, and Debian's Chromium. Safe to run again: an installed part is only checked.
+# source, Debian's Chromium, and Redis and PostgreSQL for the queue-mode run. Safe to run again:
+# an installed part is only checked.
 #
 # Why the flags: install scripts stay off (their prebuilt downloads cannot be reached here) and
 # --legacy-peer-deps matches how the lockfiles were made; `npm install` with the lockfile rather
@@ -57,10 +58,18 @@ for app in n8n-1; do
 		cp "n8n-2/node_modules/sqlite3/$binary" "$app/node_modules/sqlite3/$binary"
 done
 
-if [ ! -x /usr/bin/chromium ]; then
+# Debian's Chromium for the editor suite; Redis and PostgreSQL for the queue-mode run
+# (dev/queueMode.ts: n8n's main and workers share them).
+packages=()
+[ -x /usr/bin/chromium ] || packages+=(chromium)
+command -v redis-server >/dev/null || packages+=(redis-server)
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || packages+=(postgresql)
+if [ ${#packages[@]} -gt 0 ]; then
 	start=$SECONDS
 	apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
-	echo "Chromium installed in $((SECONDS - start)) s"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${packages[@]}" >/dev/null
+	echo "${packages[*]} installed in $((SECONDS - start)) s"
 fi
 /usr/bin/chromium --version
+redis-server --version
+ls -d /usr/lib/postgresql/*/bin

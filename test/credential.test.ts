@@ -1,4 +1,3 @@
-/* eslint-disable -- dev and test code, never shipped ("files": ["dist"]): n8n's node rules cover nodes/ and credentials/. */
 import { Readable } from 'node:stream';
 
 import type { IExecuteFunctions, INodeType } from 'n8n-workflow';

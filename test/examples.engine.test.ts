@@ -1,4 +1,3 @@
-/* eslint-disable -- dev and test code, never shipped ("files": ["dist"]): n8n's node rules cover nodes/ and credentials/. */
 import { createRequire } from 'node:module';
 import * as workflowPackage from 'n8n-workflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,3 @@
-/* eslint-disable -- dev and test code, never shipped ("files": ["dist"]): n8n's node rules cover nodes/ and credentials/. */
 /**
  * The fault matrix itself: README.md shows exactly the table the tests run (between the
  * fault-matrix markers, and nowhere else), and the checks every case relies on can fail.

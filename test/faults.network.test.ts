@@ -1,18 +1,17 @@
-/* eslint-disable -- dev and test code, never shipped ("files": ["dist"]): n8n's node rules cover nodes/ and credentials/. */
 /**
  * The fault half of the fault matrix (test/support/faultMatrix.ts): a receiver on 127.0.0.1 that
  * refuses, resets, stalls, trickles, redirects, rejects and rate-limits, a local DNS that fails,
  * a self-signed TLS certificate, and stopping the workflow. All traffic stays on this machine:
  * host names resolve in-process (test/support/localDns.ts).
  */
-import './support/capture';
+// First: it sets the log level n8n reads when its logger is first made.
+import { startCapture, stopCapture } from './support/capture';
 
 import dns from 'node:dns';
 import type { IDataObject } from 'n8n-workflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { outputOf, startWorkflow } from '../dev/engine';
-import { startCapture, stopCapture } from './support/capture';
 import type { MatrixCase } from './support/faultMatrix';
 import { CASES, INPUT_GROUPS, SECRET } from './support/faultMatrix';
 import type { FaultyRequest, FaultyResponder } from './support/faultyReceiver';

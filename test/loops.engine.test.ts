@@ -1,4 +1,3 @@
-/* eslint-disable -- dev and test code, never shipped ("files": ["dist"]): n8n's node rules cover nodes/ and credentials/. */
 /**
  * Retry On Fail inside n8n's real Loop Over Items (Split In Batches) node, in n8n-core's engine:
  * every item of every iteration creates exactly one run, a retry re-sends only what the service did

@@ -1,4 +1,3 @@
-/* eslint-disable -- dev and test code, never shipped ("files": ["dist"]): n8n's node rules cover nodes/ and credentials/. */
 /**
  * n8n's editor in Debian's headless Chromium, driven by playwright-core. The browser reaches only
  * 127.0.0.1: every other request is refused and counted, so a test can say none was made.

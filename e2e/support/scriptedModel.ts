@@ -1,4 +1,3 @@
-/* eslint-disable -- dev and test code, never shipped ("files": ["dist"]): n8n's node rules cover nodes/ and credentials/. */
 /**
  * A chat model on 127.0.0.1 that speaks OpenAI's chat completions API with a fixed script, for n8n's
  * real AI Agent and OpenAI Chat Model nodes (no model can run here). Asked first, it calls the one

@@ -1,4 +1,3 @@
-/* eslint-disable -- dev and test code, never shipped ("files": ["dist"]): n8n's node rules cover nodes/ and credentials/. */
 /**
  * Everything logged while a test runs, for the leak check: n8n's own logger (at debug level, so it
  * says all it would ever say), the console, and anything written to stdout/stderr directly. Import

@@ -1,4 +1,3 @@
-/* eslint-disable -- dev and test code, never shipped ("files": ["dist"]): n8n's node rules cover nodes/ and credentials/. */
 /**
  * The fault and bad-input matrix: one table that both drives the tests (test/faults.*.test.ts) and
  * is rendered into README.md's troubleshooting section (test/faults.matrix.test.ts). A case says

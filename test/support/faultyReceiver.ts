@@ -1,4 +1,3 @@
-/* eslint-disable -- dev and test code, never shipped ("files": ["dist"]): n8n's node rules cover nodes/ and credentials/. */
 /**
  * A receiver on 127.0.0.1 (plain HTTP or TLS) that misbehaves on request: it records every request
  * it fully received together with what it answered, and lets a test decide per request (or per

@@ -1,4 +1,3 @@
-/* eslint-disable -- dev and test code, never shipped ("files": ["dist"]): n8n's node rules cover nodes/ and credentials/. */
 /**
  * DNS for the tests, answered in-process: no query ever leaves the machine. Installing it replaces
  * `dns.lookup` (what node:net and so n8n's HTTP client use to resolve a host name) and

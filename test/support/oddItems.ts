@@ -1,4 +1,3 @@
-/* eslint-disable -- dev and test code, never shipped ("files": ["dist"]): n8n's node rules cover nodes/ and credentials/. */
 /**
  * Items with odd values in `json.ctx`, chosen by each item's `odd` field. Values JSON can carry (a
  * 10 MB string, lone surrogates) go straight into Start's pinned data. For values it cannot carry

@@ -1,4 +1,3 @@
-/* eslint-disable -- dev and test code, never shipped ("files": ["dist"]): n8n's node rules cover nodes/ and credentials/. */
 /**
  * A real HTTP receiver on 127.0.0.1 for the tests. It records every request byte for byte and
  * checks it against the spec on its own — with node:crypto directly, not with the package's
