@@ -1,4 +1,3 @@
-/* eslint-disable -- dev and test code, never shipped ("files": ["dist"]): n8n's node rules cover nodes/ and credentials/. */
 /**
  * The real n8n app, pinned in e2e/.apps/<id> (installed by e2e/install.sh), run with the package
  * installed the way n8n installs a community package: the packed tarball unpacked into
@@ -109,6 +108,8 @@ export interface InstanceOptions {
 	port?: number;
 	/** Lines of n8n's own output are passed here (default: kept in `log` only). */
 	onLog?: (line: string) => void;
+	/** Settings over the defaults (a shared database, queue mode …). */
+	env?: Record<string, string>;
 }
 
 /** One n8n instance: its user folder, its settings, its CLI and its server. */
@@ -184,6 +185,7 @@ export class N8nInstance {
 			N8N_LOG_LEVEL: 'info',
 			N8N_LOG_OUTPUT: 'console',
 			...this.app.env,
+			...this.options.env,
 		};
 	}
 
@@ -228,10 +230,14 @@ export class N8nInstance {
 		}
 	}
 
-	/** Starts `n8n start` and resolves once the editor answers. */
-	async start(timeoutMs = 180_000): Promise<void> {
+	/**
+	 * Starts `n8n start` and resolves once the editor answers, or, given `['worker', …]`, a queue-mode
+	 * worker once it is ready for jobs.
+	 */
+	async start(timeoutMs = 180_000, args = ['start']): Promise<void> {
 		this.port = this.options.port ?? (await freePort());
-		const [command, argv] = this.n8nArgs(['start']);
+		const worker = args[0] === 'worker';
+		const [command, argv] = this.n8nArgs(args);
 		const env = await this.env();
 		const server = spawn(command, argv, { env, stdio: ['ignore', 'pipe', 'pipe'] });
 		this.server = server;
@@ -248,7 +254,8 @@ export class N8nInstance {
 			if (server.exitCode !== null) {
 				throw new Error(`n8n exited with ${server.exitCode} while starting:\n${this.log}`);
 			}
-			if (/Editor is now accessible/.test(this.log) && (await this.healthy())) return;
+			if (worker && /n8n worker is now ready/.test(this.log)) return;
+			if (!worker && /Editor is now accessible/.test(this.log) && (await this.healthy())) return;
 			await new Promise((resolve) => setTimeout(resolve, 500));
 		}
 		await this.stop();

@@ -1,0 +1,262 @@
+/**
+ * n8n 2.x in queue mode, for real: one main and two workers (`n8n worker`) on Redis and PostgreSQL
+ * from Debian, the package installed on each as a community package. Production webhooks start
+ * several executions at once; each splits its items, loops over them with n8n's Loop Over Items and
+ * triggers one run per item, with Retry On Fail on and failures injected into first attempts.
+ * Every item must create exactly one run, and both workers must have run executions.
+ * Alone: `npm run test:queue` (after `bash e2e/install.sh`).
+ */
+import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import type { WorkflowFile } from '../dev/exampleFiles';
+import { CREDENTIAL_TYPE, workflowId } from '../dev/exampleFiles';
+import { APPS, N8nInstance, packPackage } from '../dev/n8nApp';
+import type { FaultyRequest } from '../test/support/faultyReceiver';
+import { FaultyReceiver, answer } from '../test/support/faultyReceiver';
+import { bodyJson, specViolations } from '../test/support/receiver';
+import { QueueServices } from './support/queueServices';
+import { NODE_TYPE } from './support/workflows';
+
+const SECRET = 'queue_mode_secret_8d2f6a';
+const PATH = '/webhooks/cloud/auto-queue';
+const EXECUTIONS_PER_WORKFLOW = 8;
+const ITEMS_PER_EXECUTION = 20;
+const BATCH = 5;
+const TIMEOUT_MS = 1500;
+const CREDENTIAL = { id: 'queueCredential1', name: 'Queue-mode automation webhook' };
+
+/**
+ * The failure injected into an attempt of an item. "Stop" workflows stop on an error, so n8n retries
+ * after any failed item; "continue" ones go on, and n8n retries only when the first output item is
+ * an error, so there an iteration's first item fails once (and is retried), and another item fails
+ * every time: it ends as an error item without a run, and the next iterations must still send all
+ * of theirs.
+ */
+function faultFor(flow: string, item: number, attempt: number): Fault | undefined {
+	if (flow === 'stop') {
+		if (attempt > 0) return undefined;
+		if (item % 7 === 3) return '500';
+		if (item % 11 === 5) return 'timeout';
+		return undefined;
+	}
+	if (item % (2 * BATCH) === 7) return '500';
+	if (attempt > 0) return undefined;
+	if (item % (2 * BATCH) === 0) return '500';
+	if (item % (2 * BATCH) === BATCH) return 'drop';
+	return undefined;
+}
+
+/** Items that never get a run: they fail on every attempt. */
+const alwaysFails = (flow: string, item: number) => faultFor(flow, item, 99) !== undefined;
+
+/** Webhook (body.items) → Split Out → Loop Over Items ⇄ Trigger Automation (Retry On Fail). */
+function queueWorkflow(flow: 'stop' | 'continue'): WorkflowFile {
+	const back = [{ node: 'Loop Over Items', type: 'main', index: 0 }];
+	return {
+		id: workflowId(`queue${flow}`),
+		name: `Queue mode: ${flow}`,
+		nodes: [
+			{
+				id: `${flow}-webhook`,
+				name: 'Webhook',
+				type: 'n8n-nodes-base.webhook',
+				typeVersion: 2,
+				position: [0, 0],
+				webhookId: randomUUID(),
+				parameters: { httpMethod: 'POST', path: `queue-${flow}`, options: {} },
+			},
+			{
+				id: `${flow}-split`,
+				name: 'One item each',
+				type: 'n8n-nodes-base.splitOut',
+				typeVersion: 1,
+				position: [200, 0],
+				parameters: { fieldToSplitOut: 'body.items', options: {} },
+			},
+			{
+				id: `${flow}-loop`,
+				name: 'Loop Over Items',
+				type: 'n8n-nodes-base.splitInBatches',
+				typeVersion: 3,
+				position: [400, 0],
+				parameters: { batchSize: BATCH, options: {} },
+			},
+			{
+				id: `${flow}-trigger`,
+				name: 'Trigger Automation',
+				type: NODE_TYPE,
+				typeVersion: 1,
+				position: [600, 0],
+				parameters: { message: '={{ $json.m }}', options: { timeout: TIMEOUT_MS } },
+				credentials: { [CREDENTIAL_TYPE]: CREDENTIAL },
+				retryOnFail: true,
+				maxTries: 3,
+				waitBetweenTries: 200,
+				...(flow === 'continue' ? { onError: 'continueRegularOutput' } : {}),
+			},
+		],
+		connections: {
+			Webhook: { main: [[{ node: 'One item each', type: 'main', index: 0 }]] },
+			'One item each': { main: [[{ node: 'Loop Over Items', type: 'main', index: 0 }]] },
+			'Loop Over Items': { main: [[], [{ node: 'Trigger Automation', type: 'main', index: 0 }]] },
+			'Trigger Automation': { main: [back] },
+		},
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+const FLOWS = ['stop', 'continue'] as const;
+type Fault = '500' | 'timeout' | 'drop';
+
+describe('n8n 2.x in queue mode: one main, two workers, Redis and PostgreSQL', () => {
+	const services = new QueueServices();
+	const receiver = new FaultyReceiver();
+	let main: N8nInstance;
+	let workers: N8nInstance[] = [];
+
+	const messageOf = (request: FaultyRequest) => String(bodyJson(request).data.message);
+
+	function respond(request: FaultyRequest, res: ServerResponse) {
+		const message = messageOf(request);
+		const attempt = receiver.requests.filter((r) => messageOf(r) === message).length - 1;
+		const [flow, , item] = message.split('-');
+		const fault = faultFor(flow, Number(item.slice(1)), attempt);
+		if (fault === '500') {
+			answer(res, 500, 'busy');
+		} else if (fault === 'timeout') {
+			// No answer: the service never created these runs.
+			receiver.later(TIMEOUT_MS * 3, () => res.destroy());
+		} else if (fault === 'drop') {
+			res.destroy();
+		} else {
+			answer(res, 202, JSON.stringify({ runId: `run-${message}` }), {
+				'Content-Type': 'application/json',
+			});
+		}
+	}
+
+	beforeAll(async () => {
+		await Promise.all([services.start(), receiver.start()]);
+		receiver.respondWith(respond);
+		const app = APPS['n8n-2'];
+		const env = { ...services.n8nEnv, N8N_ENCRYPTION_KEY: 'queue-mode-key-not-secret' };
+		const tarball = packPackage();
+		main = new N8nInstance(app, { env });
+		workers = [new N8nInstance(app, { env }), new N8nInstance(app, { env })];
+		// Installed on every instance: a worker loads nodes from its own user folder.
+		for (const instance of [main, ...workers]) instance.installPackage(tarball);
+		await main.import('credentials', [
+			{
+				...CREDENTIAL,
+				type: CREDENTIAL_TYPE,
+				data: { webhookUrl: `${receiver.url}${PATH}`, signingSecret: SECRET },
+			},
+		]);
+		await main.import(
+			'workflow',
+			FLOWS.map((flow) => queueWorkflow(flow)),
+		);
+		for (const flow of FLOWS) {
+			const published = await main.cli(['publish:workflow', `--id=${workflowId(`queue${flow}`)}`]);
+			expect(published.code, published.stdout + published.stderr).toBe(0);
+		}
+		await main.start();
+		await Promise.all(
+			workers.map((worker) => worker.start(180_000, ['worker', '--concurrency=5'])),
+		);
+	});
+
+	afterAll(async () => {
+		await Promise.all([main, ...workers].map((instance) => instance?.stop()));
+		for (const instance of [main, ...workers]) instance?.dispose();
+		await Promise.all([receiver.stop(), services.stop()]);
+	});
+
+	it('executions started at once spread over both workers; every item creates exactly one run', async () => {
+		const started = Date.now();
+		// Items that must get exactly one run, and items that fail every attempt (no run, no retry).
+		const expected: string[] = [];
+		const failing: string[] = [];
+		const calls = FLOWS.flatMap((flow) =>
+			Array.from({ length: EXECUTIONS_PER_WORKFLOW }, (_, execution) => {
+				const items = Array.from({ length: ITEMS_PER_EXECUTION }, (_, item) => ({
+					m: `${flow}-e${execution}-i${item}`,
+				}));
+				expected.push(...items.filter((_, item) => !alwaysFails(flow, item)).map((item) => item.m));
+				failing.push(...items.filter((_, item) => alwaysFails(flow, item)).map((item) => item.m));
+				return fetch(`${main.baseUrl}/webhook/queue-${flow}`, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json' },
+					body: JSON.stringify({ items }),
+				});
+			}),
+		);
+		for (const response of await Promise.all(calls)) expect(response.status).toBe(200);
+		const executions = calls.length;
+
+		// Done when every execution is saved as finished.
+		let rows: string[][] = [];
+		const deadline = Date.now() + 240_000;
+		for (;;) {
+			rows = services.query('select id, status from execution_entity order by id;');
+			const finished = rows.filter(([, status]) => !['new', 'running'].includes(status));
+			if (finished.length === executions) break;
+			if (Date.now() > deadline)
+				throw new Error(`executions not finished: ${JSON.stringify(rows)}`);
+			await new Promise((resolve) => setTimeout(resolve, 500));
+		}
+		const seconds = (Date.now() - started) / 1000;
+
+		const ranBy = workers.map(
+			(worker) =>
+				new Set([...worker.log.matchAll(/Worker started execution (\d+)/g)].map((m) => m[1])),
+		);
+		const accepted = new Map<string, number>();
+		for (const request of receiver.requests) {
+			expect(specViolations(request, SECRET, PATH)).toEqual([]);
+			if (request.answer === 202) {
+				const message = messageOf(request);
+				accepted.set(message, (accepted.get(message) ?? 0) + 1);
+			}
+		}
+		const duplicates = [...accepted].filter(([, count]) => count > 1).map(([message]) => message);
+		const lost = expected.filter((message) => !accepted.has(message));
+		const failedAttempts = receiver.requests.filter((r) => r.answer !== 202).length;
+		const sentToFailing = failing.map(
+			(message) => receiver.requests.filter((r) => messageOf(r) === message).length,
+		);
+
+		console.log(
+			[
+				`queue mode: n8n ${main.version}, 1 main + ${workers.length} workers (concurrency 5 each)`,
+				`items: ${expected.length + failing.length} in ${executions} executions (${FLOWS.join(', ')} × ${EXECUTIONS_PER_WORKFLOW}); ${failing.length} of them fail every attempt`,
+				`executions by worker: ${ranBy.map((ids, i) => `worker ${i + 1}: ${ids.size}`).join(', ')}`,
+				`execution statuses: ${JSON.stringify(countBy(rows.map(([, status]) => status)))}`,
+				`requests: ${receiver.requests.length}, of them failed: ${failedAttempts}`,
+				`runs created: ${[...accepted.values()].reduce((a, b) => a + b, 0)}, duplicates: ${duplicates.length}, lost: ${lost.length}`,
+				`time from the first webhook call to the last execution saved: ${seconds.toFixed(1)} s`,
+			].join('\n'),
+		);
+
+		expect(rows.map(([, status]) => status)).toEqual(Array(executions).fill('success'));
+		expect(ranBy[0].size + ranBy[1].size).toBe(executions);
+		expect(ranBy[0].size).toBeGreaterThan(0);
+		expect(ranBy[1].size).toBeGreaterThan(0);
+		expect(failedAttempts).toBeGreaterThan(0);
+		expect(duplicates).toEqual([]);
+		expect(lost).toEqual([]);
+		expect(accepted.size).toBe(expected.length);
+		// Each was sent by both tries of its iteration: the first (whose first item dropped, so n8n
+		// retried) and the retry (whose first item was accepted, so n8n did not try again).
+		expect(sentToFailing).toEqual(failing.map(() => 2));
+	});
+});
+
+function countBy(values: string[]): Record<string, number> {
+	const counts: Record<string, number> = {};
+	for (const value of values) counts[value] = (counts[value] ?? 0) + 1;
+	return counts;
+}
