@@ -37,7 +37,7 @@ export const BUILT_CREDENTIAL = join(
 );
 
 /** The signing helper as shipped (measurement 2 times this copy, not a dev build of it). */
-export const BUILT_SIGNATURE = join(SNAPSHOT_DIR, 'dist/nodes/shared/signature.js');
+export const BUILT_SIGNATURE = join(SNAPSHOT_DIR, 'dist/credentials/common/signature.js');
 
 /** A compiled sibling of the running bench file (child process entry points). */
 export function benchScript(name: string): string {

@@ -406,7 +406,7 @@ export function renderReport(r: BenchResults): string {
 		'',
 		'## 2. Signing cost',
 		'',
-		'`computeSignature(secret, body, t)` from nodes/shared/signature (its built dist/ copy) ' +
+		'`computeSignature(secret, body, t)` from credentials/common/signature (its built dist/ copy) ' +
 			"against the leanest bare form, `createHmac('sha256', secret).update(`${t}.`).update(body)" +
 			".digest('hex')` (no copy of the body), for text bodies and for the Buffer bodies the " +
 			'credential signs: the ratio is the helper\'s own overhead. MB = 10^6 bytes. Per body, ' +

@@ -6,7 +6,7 @@
  */
 import { createHmac } from 'node:crypto';
 
-import type * as Signature from '../nodes/shared/signature';
+import type * as Signature from '../credentials/common/signature';
 import { BUILT_SIGNATURE } from './paths';
 import type { Summary } from './stats';
 import { elapsedMs, summarize } from './stats';

@@ -15,7 +15,7 @@ import {
 	SIGNATURE_TOLERANCE_MS,
 	SignatureError,
 	verifySignature,
-} from '../nodes/shared/signature';
+} from '../credentials/common/signature';
 
 export interface SimulatedAutomation {
 	id: string;

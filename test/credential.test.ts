@@ -6,8 +6,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { manualTriggerNode } from '../dev/baseNodes';
 import { loadPackage, outputOf, runWorkflow } from '../dev/engine';
-import { checkCredential } from '../nodes/shared/checkCredential';
-import { parseWebhookUrl } from '../nodes/shared/webhookUrl';
+import { checkCredential } from '../credentials/common/checkCredential';
+import { parseWebhookUrl } from '../credentials/common/webhookUrl';
 import { Receiver, acceptWithJson, specViolations } from './support/receiver';
 
 const SECRET = 'cred_secret_4f1d';

@@ -11,7 +11,7 @@ import {
 	describeSecretProblem,
 	parseSignatureHeader,
 	verifySignature,
-} from '../nodes/shared/signature';
+} from '../credentials/common/signature';
 
 const T = 1_700_000_000_000;
 const SECRET = 'test_secret';

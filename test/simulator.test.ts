@@ -2,7 +2,7 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { AutomationServiceSimulator } from '../dev/simulator';
-import { buildSignatureHeader } from '../nodes/shared/signature';
+import { buildSignatureHeader } from '../credentials/common/signature';
 
 const ID = 'sim-automation';
 const SECRET = 'sim_secret_value';

@@ -9,7 +9,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { checkCredential } from '../shared/checkCredential';
+import { checkCredential } from '../../credentials/common/checkCredential';
 import { nodeProperties } from './description';
 import { triggerAutomations } from './execute';
 

@@ -12,21 +12,26 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, UnexpectedError, sleep } from 'n8n-workflow';
 
-import { SIGNATURE_HEADER, describeSecretProblem, parseSignatureHeader } from '../shared/signature';
-import type { WebhookTarget } from '../shared/webhookUrl';
-import { parseWebhookUrl } from '../shared/webhookUrl';
+import {
+	SIGNATURE_HEADER,
+	describeSecretProblem,
+	parseSignatureHeader,
+} from '../../credentials/common/signature';
+import type { WebhookTarget } from '../../credentials/common/webhookUrl';
+import { parseWebhookUrl } from '../../credentials/common/webhookUrl';
 import type { ContextMode } from './description';
 import type { Failure } from './failures';
-import { failureFromError, failureFromResponse, timeoutFailure } from './failures';
 import {
 	InputError,
-	contextFromFields,
-	contextFromJson,
-	messageText,
-	serializeBody,
-} from './requestBody';
+	ItemFailure,
+	errorItem,
+	failureFromError,
+	failureFromResponse,
+	timeoutFailure,
+	toNodeError,
+} from './failures';
+import { contextFromFields, contextFromJson, messageText, serializeBody } from './requestBody';
 import { acceptedItems } from './acceptedItems';
-import { ItemFailure, errorItem, toNodeError } from './nodeErrors';
 import type { NodeOptions } from './options';
 import { readOptions } from './options';
 import type { RawResponse } from './response';
@@ -59,8 +64,8 @@ function parameter(
 				},
 			);
 		}
-		// eslint-disable-next-line @n8n/community-nodes/require-node-api-error -- n8n's own error
-		throw error;
+		// n8n's own error (an expression error …): already says what is wrong; as a node error of this item.
+		throw toNodeError(ctx, error, itemIndex);
 	}
 }
 
@@ -204,14 +209,15 @@ async function triggerItem(
 async function readTarget(ctx: IExecuteFunctions): Promise<Target> {
 	const data = await ctx.getCredentials(CREDENTIAL_TYPE);
 	const { id, name } = ctx.getNode().credentials?.[CREDENTIAL_TYPE] ?? { id: null, name: '' };
-	let target: WebhookTarget;
+	let target: WebhookTarget | undefined;
+	let urlProblem = '';
 	try {
 		target = parseWebhookUrl(data.webhookUrl);
 	} catch (error) {
-		// Becomes one NodeOperationError per item, with its index (toNodeError).
-		// eslint-disable-next-line @n8n/community-nodes/require-node-api-error
-		throw new InputError((error as Error).message);
+		urlProblem = (error as Error).message;
 	}
+	// Becomes one NodeOperationError per item, with its index (toNodeError).
+	if (!target) throw new InputError(urlProblem);
 	// The credential refuses such a secret too, but n8n 1.x wraps what `authenticate` throws in an
 	// error without its cause, and the refusal would read as a network failure there.
 	const secretProblem = describeSecretProblem(data.signingSecret);

@@ -6,7 +6,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { DEFAULTS } from './description';
-import { InputError } from './requestBody';
+import { InputError } from './failures';
 
 export interface NodeOptions {
 	/** Requests in flight together. */

@@ -1,5 +1,3 @@
-/* eslint-disable @n8n/community-nodes/require-node-api-error -- execute.ts turns every InputError
-   into a NodeOperationError with its itemIndex; these functions have no node to pass. */
 /**
  * Parameters → body text. Pure functions over values n8n has already resolved, so every rule about
  * what may be sent is checked here, before anything is signed.
@@ -7,18 +5,8 @@
 import type { AssignmentValue, FieldType, IDataObject } from 'n8n-workflow';
 import { validateFieldType } from 'n8n-workflow';
 
-import { isPlainObject } from '../shared/plainObject';
-
-/** A problem with the item's data or the node's parameters; the message says how to fix it. */
-export class InputError extends Error {
-	constructor(
-		message: string,
-		readonly description?: string,
-	) {
-		super(message);
-		this.name = 'InputError';
-	}
-}
+import { isPlainObject } from '../../credentials/common/plainObject';
+import { InputError } from './failures';
 
 function kindOf(value: unknown): string {
 	if (value === null) return 'null';
@@ -53,6 +41,14 @@ export function messageText(value: unknown): string {
 	);
 }
 
+function parseJson(text: string): { value: unknown } | { error: string } {
+	try {
+		return { value: JSON.parse(text) as unknown };
+	} catch (error) {
+		return { error: (error as Error).message };
+	}
+}
+
 /** Context → JSON: a JSON object, or text holding one. */
 export function contextFromJson(value: unknown): IDataObject {
 	if (value === undefined) {
@@ -69,14 +65,14 @@ export function contextFromJson(value: unknown): IDataObject {
 				'Write a JSON object such as {"orderId": 42}, or set Context to None.',
 			);
 		}
-		try {
-			parsed = JSON.parse(value) as unknown;
-		} catch (error) {
+		const result = parseJson(value);
+		if ('error' in result) {
 			throw new InputError(
-				`Context (JSON) is not valid JSON: ${(error as Error).message}`,
+				`Context (JSON) is not valid JSON: ${result.error}`,
 				'Check quotes, commas and brackets. Text from expressions must be quoted, e.g. "name": "{{ $json.name }}".',
 			);
 		}
+		parsed = result.value;
 	}
 	if (!isPlainObject(parsed)) {
 		throw new InputError(
@@ -134,17 +130,18 @@ export function contextFromFields(assignments: AssignmentValue[] | undefined): I
 /** The body text `{"data":{"message":…,"context":…}}`, serialized exactly once. */
 export function serializeBody(message: string, context: IDataObject | undefined): string {
 	const data = context === undefined ? { message } : { message, context };
+	let problem: string;
 	try {
 		return JSON.stringify({ data });
 	} catch (error) {
 		// BigInt needs no case: n8n-workflow gives it a toJSON (its decimal text).
-		const text = (error as Error).message;
-		if (/circular/i.test(text)) {
-			throw new InputError(
-				'The context contains a circular reference (an object that contains itself)',
-				'Select the fields to send with Context → Selected Fields instead of sending the whole object.',
-			);
-		}
-		throw new InputError(`The context cannot be turned into JSON: ${text}`);
+		problem = (error as Error).message;
 	}
+	if (/circular/i.test(problem)) {
+		throw new InputError(
+			'The context contains a circular reference (an object that contains itself)',
+			'Select the fields to send with Context → Selected Fields instead of sending the whole object.',
+		);
+	}
+	throw new InputError(`The context cannot be turned into JSON: ${problem}`);
 }
