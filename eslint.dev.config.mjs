@@ -5,7 +5,7 @@ import { config } from '@n8n/node-cli/eslint';
 
 // n8n's community-node rules (no Node built-ins, no timers, no console, n8n's error classes …) are
 // for what ships: nodes/ and credentials/ (and package.json). Dev, test, end-to-end and benchmark
-// code is never published ("files": ["dist"]); it runs servers, processes and files in Node and
+// code is never published (package.json "files"); it runs servers, processes and files in Node and
 // prints what it did, so only the TypeScript and import rules apply to it.
 const SHIPPED = ['nodes/**/*.ts', 'credentials/**/*.ts'];
 const DEV = ['dev/**/*.ts', 'test/**/*.ts', 'e2e/**/*.ts', 'bench/**/*.ts', '*.mts'];

@@ -1,0 +1,51 @@
+/**
+ * The published tarball holds what n8n loads and nothing else: the built nodes and credentials (with
+ * their codex and icons), package.json, README and LICENSE. No build cache, no source maps pointing
+ * at sources that are not shipped, no screenshots or docs images the build copied into dist/.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { describe, expect, it } from 'vitest';
+
+import { PACKAGE_DIR } from '../dev/packageDir';
+
+interface PackedFile {
+	path: string;
+}
+
+const packed = (
+	JSON.parse(
+		execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+			cwd: PACKAGE_DIR,
+			encoding: 'utf8',
+			stdio: ['ignore', 'pipe', 'ignore'],
+		}),
+	) as Array<{ files: PackedFile[] }>
+)[0].files.map((file) => file.path);
+
+const manifest = JSON.parse(readFileSync(join(PACKAGE_DIR, 'package.json'), 'utf8')) as {
+	n8n: { nodes: string[]; credentials: string[] };
+};
+
+describe('the tarball is what n8n needs and nothing else', () => {
+	it('every file n8n loads is in it: nodes, credentials, codex, light and dark icons', () => {
+		for (const file of [...manifest.n8n.nodes, ...manifest.n8n.credentials]) {
+			expect(packed).toContain(file);
+		}
+		expect(packed).toContain('dist/nodes/TriggerAutomation/TriggerAutomation.node.json');
+		expect(packed).toContain('dist/nodes/TriggerAutomation/triggerAutomation.svg');
+		expect(packed).toContain('dist/nodes/TriggerAutomation/triggerAutomation.dark.svg');
+	});
+
+	it('nothing else: no build cache, source maps, copied images or dist/package.json', () => {
+		const unexpected = packed.filter(
+			(file) =>
+				!['package.json', 'README.md', 'LICENSE.md'].includes(file) &&
+				!/^dist\/(nodes|credentials)\/.+\.(js|d\.ts|json|svg)$/.test(file),
+		);
+		expect(unexpected).toEqual([]);
+		expect(packed.filter((file) => /\.(map|tsbuildinfo|png)$/.test(file))).toEqual([]);
+	});
+});
