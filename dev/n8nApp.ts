@@ -46,8 +46,8 @@ const nodeBinaries = new Map<number, string>();
 
 /**
  * A Node.js binary of the given major: this process's own when it matches, otherwise the npm
- * package node@<major> (resolved from the temp folder: the project's .npmrc turns install scripts
- * off, which that package needs).
+ * package node@<major>, resolved from the temp folder: outside the project, where that package's
+ * install script (which fetches the binary) runs.
  */
 export function nodeBinary(major: number): string {
 	if (Number(process.versions.node.split('.')[0]) === major) return process.execPath;
