@@ -52,7 +52,11 @@ function faultFor(flow: string, item: number, attempt: number): Fault | undefine
 /** Items that never get a run: they fail on every attempt. */
 const alwaysFails = (flow: string, item: number) => faultFor(flow, item, 99) !== undefined;
 
-/** Webhook (body.items) → Split Out → Loop Over Items ⇄ Trigger Automation (Retry On Fail). */
+/**
+ * Webhook (body.items) → Split Out → Loop Over Items ⇄ Trigger Automation (Retry On Fail). Once the
+ * loop is done, the Webhook answers with Loop Over Items' done output: every output item of Trigger
+ * Automation, in item order.
+ */
 function queueWorkflow(flow: 'stop' | 'continue'): WorkflowFile {
 	const back = [{ node: 'Loop Over Items', type: 'main', index: 0 }];
 	return {
@@ -66,7 +70,13 @@ function queueWorkflow(flow: 'stop' | 'continue'): WorkflowFile {
 				typeVersion: 2,
 				position: [0, 0],
 				webhookId: randomUUID(),
-				parameters: { httpMethod: 'POST', path: `queue-${flow}`, options: {} },
+				parameters: {
+					httpMethod: 'POST',
+					path: `queue-${flow}`,
+					responseMode: 'lastNode',
+					responseData: 'allEntries',
+					options: {},
+				},
 			},
 			{
 				id: `${flow}-split`,
@@ -97,11 +107,24 @@ function queueWorkflow(flow: 'stop' | 'continue'): WorkflowFile {
 				waitBetweenTries: 200,
 				...(flow === 'continue' ? { onError: 'continueRegularOutput' } : {}),
 			},
+			{
+				id: `${flow}-done`,
+				name: 'All outputs',
+				type: 'n8n-nodes-base.noOp',
+				typeVersion: 1,
+				position: [600, -200],
+				parameters: {},
+			},
 		],
 		connections: {
 			Webhook: { main: [[{ node: 'One item each', type: 'main', index: 0 }]] },
 			'One item each': { main: [[{ node: 'Loop Over Items', type: 'main', index: 0 }]] },
-			'Loop Over Items': { main: [[], [{ node: 'Trigger Automation', type: 'main', index: 0 }]] },
+			'Loop Over Items': {
+				main: [
+					[{ node: 'All outputs', type: 'main', index: 0 }],
+					[{ node: 'Trigger Automation', type: 'main', index: 0 }],
+				],
+			},
 			'Trigger Automation': { main: [back] },
 		},
 		settings: { executionOrder: 'v1' },
@@ -175,7 +198,7 @@ describe('n8n 2.x in queue mode: one main, two workers, Redis and PostgreSQL', (
 		await Promise.all([receiver.stop(), services.stop()]);
 	});
 
-	it('executions started at once spread over both workers; every item creates exactly one run', async () => {
+	it('executions started at once spread over both workers; every item creates exactly one run and outputs its own answer', async () => {
 		const started = Date.now();
 		// Items that must get exactly one run, and items that fail every attempt (no run, no retry).
 		const expected: string[] = [];
@@ -187,14 +210,32 @@ describe('n8n 2.x in queue mode: one main, two workers, Redis and PostgreSQL', (
 				}));
 				expected.push(...items.filter((_, item) => !alwaysFails(flow, item)).map((item) => item.m));
 				failing.push(...items.filter((_, item) => alwaysFails(flow, item)).map((item) => item.m));
-				return fetch(`${main.baseUrl}/webhook/queue-${flow}`, {
+				const sent = fetch(`${main.baseUrl}/webhook/queue-${flow}`, {
 					method: 'POST',
 					headers: { 'content-type': 'application/json' },
 					body: JSON.stringify({ items }),
 				});
+				return { flow, messages: items.map((item) => item.m), sent };
 			}),
 		);
-		for (const response of await Promise.all(calls)) expect(response.status).toBe(200);
+		// Each output item must be its own item's outcome: the run the service created for that very
+		// message, or, for an item that fails every attempt, an error item.
+		const wrongOutputs: string[] = [];
+		for (const { flow, messages, sent } of calls) {
+			const response = await sent;
+			expect(response.status).toBe(200);
+			const outputs = (await response.json()) as Array<{
+				error?: string;
+				response?: { runId?: string };
+			}>;
+			expect(outputs).toHaveLength(messages.length);
+			messages.forEach((message, item) => {
+				const own = alwaysFails(flow, item)
+					? typeof outputs[item]?.error === 'string'
+					: outputs[item]?.response?.runId === `run-${message}`;
+				if (!own) wrongOutputs.push(`${message}: ${JSON.stringify(outputs[item])}`);
+			});
+		}
 		const executions = calls.length;
 
 		// Done when every execution is saved as finished.
@@ -237,6 +278,7 @@ describe('n8n 2.x in queue mode: one main, two workers, Redis and PostgreSQL', (
 				`execution statuses: ${JSON.stringify(countBy(rows.map(([, status]) => status)))}`,
 				`requests: ${receiver.requests.length}, of them failed: ${failedAttempts}`,
 				`runs created: ${[...accepted.values()].reduce((a, b) => a + b, 0)}, duplicates: ${duplicates.length}, lost: ${lost.length}`,
+				`output items that are not their own item's outcome: ${wrongOutputs.length}`,
 				`time from the first webhook call to the last execution saved: ${seconds.toFixed(1)} s`,
 			].join('\n'),
 		);
@@ -248,6 +290,7 @@ describe('n8n 2.x in queue mode: one main, two workers, Redis and PostgreSQL', (
 		expect(failedAttempts).toBeGreaterThan(0);
 		expect(duplicates).toEqual([]);
 		expect(lost).toEqual([]);
+		expect(wrongOutputs).toEqual([]);
 		expect(accepted.size).toBe(expected.length);
 		// Each was sent by both tries of its iteration: the first (whose first item dropped, so n8n
 		// retried) and the retry (whose first item was accepted, so n8n did not try again).
