@@ -1,24 +1,22 @@
 /**
  * The main job (`npm start`): runs every example workflow through n8n's real engine with the built
- * node, against the local simulator (default, offline) or a real automation (`--url <webhook URL>`
- * with the secret in AUTOMATION_SIGNING_SECRET, kept out of shell history and the process list),
- * and prints what the automation received.
+ * node against the local simulator (offline), and prints what the automation received. With
+ * `--url <webhook URL> --message <text>` it sends one trigger to a real automation instead (the
+ * secret in AUTOMATION_SIGNING_SECRET, kept out of shell history and the process list).
  * `--serve` only starts the simulator and keeps it running, for trying the node in the n8n editor.
+ * Flags: ./demoCli.ts.
  */
 import { randomBytes } from 'node:crypto';
 import { get } from 'node:http';
 
+import type { DemoCommand } from './demoCli';
+import { USAGE, UsageError, parseDemoArgs, sendOneTrigger, triggerBody } from './demoCli';
 import { outputOf, runWorkflow } from './engine';
 import { loadExamples, prepareExample } from './examples';
 import type { RunRecord } from './simulator';
 import { AutomationServiceSimulator } from './simulator';
 
 const DEMO_AUTOMATION = 'demo-automation';
-
-function argument(name: string): string | undefined {
-	const index = process.argv.indexOf(`--${name}`);
-	return index === -1 ? undefined : process.argv[index + 1];
-}
 
 function fetchJson(url: string): Promise<unknown> {
 	return new Promise((resolve, reject) => {
@@ -61,17 +59,42 @@ async function runExamples(webhookUrl: string, signingSecret: string): Promise<n
 	return failures;
 }
 
+async function triggerOnce(command: Extract<DemoCommand, { kind: 'trigger' }>): Promise<void> {
+	const secret = process.env.AUTOMATION_SIGNING_SECRET;
+	if (!secret) {
+		throw new Error(
+			'Set AUTOMATION_SIGNING_SECRET to the signing secret from the Webhook details, then run again.',
+		);
+	}
+	console.log(`Sending one trigger to ${command.url}, body:`);
+	console.log(`  ${triggerBody(command.message, command.context)}`);
+	const result = await sendOneTrigger(command, secret);
+	if (!result.ok) {
+		console.log(`✗ ${result.error ?? 'failed'}`);
+		process.exitCode = 1;
+		return;
+	}
+	console.log(
+		`✓ status ${String(result.output.statusCode)}, response ${short(result.output.response, 160)}`,
+	);
+}
+
 async function main(): Promise<void> {
-	const url = argument('url');
-	if (url) {
-		const secret = process.env.AUTOMATION_SIGNING_SECRET;
-		if (!secret) {
-			throw new Error(
-				'Set AUTOMATION_SIGNING_SECRET to the signing secret from the Webhook details, then run again.',
-			);
-		}
-		console.log(`Triggering the real automation at ${url}`);
-		process.exitCode = (await runExamples(url, secret)) > 0 ? 1 : 0;
+	let command: DemoCommand;
+	try {
+		command = parseDemoArgs(process.argv.slice(2));
+	} catch (error) {
+		if (!(error instanceof UsageError)) throw error;
+		console.error(`${error.message}\n\n${USAGE}`);
+		process.exitCode = 2;
+		return;
+	}
+	if (command.kind === 'help') {
+		console.log(USAGE);
+		return;
+	}
+	if (command.kind === 'trigger') {
+		await triggerOnce(command);
 		return;
 	}
 
@@ -79,9 +102,9 @@ async function main(): Promise<void> {
 	const simulator = new AutomationServiceSimulator({
 		automations: [{ id: DEMO_AUTOMATION, secret: demoSecret }],
 	});
-	const base = await simulator.start(Number(argument('port') ?? 0));
+	const base = await simulator.start(command.port);
 	const webhookUrl = simulator.webhookUrl(DEMO_AUTOMATION);
-	if (process.argv.includes('--serve')) {
+	if (command.kind === 'serve') {
 		console.log(`Automation Service simulator on ${base}`);
 		console.log(`  Webhook URL:    ${webhookUrl}`);
 		console.log(`  Signing secret: ${demoSecret}`);
