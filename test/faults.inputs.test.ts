@@ -1,5 +1,5 @@
 /**
- * The bad-input half of the fault matrix (test/support/faultMatrix.ts): every case through n8n's
+ * The bad-input half of the fault matrix (test/support/faultMatrix/): every case through n8n's
  * engine, with the affected item between two good ones, in each On Error mode.
  */
 import './support/capture';

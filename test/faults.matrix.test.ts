@@ -1,42 +1,30 @@
 /**
- * The fault matrix itself: README.md shows exactly the table the tests run (between the
- * fault-matrix markers, and nowhere else), and the checks every case relies on can fail.
+ * The fault matrix itself: docs/fault-matrix.md is exactly the table the tests run, and the checks
+ * every case relies on can fail.
  *
- * After changing test/support/faultMatrix.ts:
- *   UPDATE_README_MATRIX=1 npx vitest run test/faults.matrix.test.ts
+ * After changing test/support/faultMatrix/:
+ *   UPDATE_FAULT_MATRIX=1 npx vitest run test/faults.matrix.test.ts
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-import { CASES, INPUT_GROUPS, README_END, README_START, renderMatrix } from './support/faultMatrix';
+import { CASES, INPUT_GROUPS } from './support/faultMatrix';
+import { renderFaultMatrix } from './support/faultMatrix/render';
 import type { FaultyRequest } from './support/faultyReceiver';
 import { expectNoLeak } from './support/leaks';
 import { expectNoDuplicates, templateRegExp } from './support/matrixRunner';
 
-const README = join(__dirname, '..', 'README.md');
+const PAGE = join(__dirname, '..', 'docs', 'fault-matrix.md');
 
-describe('the fault matrix in README.md', () => {
-	it('is the table the fault tests run, between the fault-matrix markers', () => {
-		const text = readFileSync(README, 'utf8');
-		const start = text.indexOf(README_START);
-		const end = text.indexOf(README_END);
-		expect(start, 'README.md has the fault-matrix start marker').toBeGreaterThanOrEqual(0);
-		expect(end, 'the end marker follows the start marker').toBeGreaterThan(start);
-		expect(text.indexOf(README_START, start + 1)).toBe(-1);
-		const block = text.slice(start, end + README_END.length);
-		const rendered = renderMatrix();
-		if (process.env.UPDATE_README_MATRIX === '1' && block !== rendered) {
-			// Re-read right before writing: only the block between the markers changes.
-			const current = readFileSync(README, 'utf8');
-			const from = current.indexOf(README_START);
-			const to = current.indexOf(README_END) + README_END.length;
-			writeFileSync(README, current.slice(0, from) + rendered + current.slice(to));
-			return;
-		}
-		expect(block, 'run UPDATE_README_MATRIX=1 npx vitest run test/faults.matrix.test.ts').toBe(
-			rendered,
-		);
+describe('the fault matrix in docs/fault-matrix.md', () => {
+	it('is the table the fault tests run', () => {
+		const rendered = renderFaultMatrix();
+		if (process.env.UPDATE_FAULT_MATRIX === '1') writeFileSync(PAGE, rendered);
+		expect(
+			readFileSync(PAGE, 'utf8'),
+			'run UPDATE_FAULT_MATRIX=1 npx vitest run test/faults.matrix.test.ts',
+		).toBe(rendered);
 	});
 
 	it('tries at least 40 bad inputs and 12 faults, each case once', () => {

@@ -1,5 +1,5 @@
 /**
- * The fault half of the fault matrix (test/support/faultMatrix.ts): a receiver on 127.0.0.1 that
+ * The fault half of the fault matrix (test/support/faultMatrix/): a receiver on 127.0.0.1 that
  * refuses, resets, stalls, trickles, redirects, rejects and rate-limits, a local DNS that fails,
  * a self-signed TLS certificate, and stopping the workflow. All traffic stays on this machine:
  * host names resolve in-process (test/support/localDns.ts).
