@@ -133,7 +133,7 @@ function tally() {
 const once = (messages: string[]) => Object.fromEntries(messages.map((m) => [m, 1]));
 
 /** Each run (iteration) of the node: its answered items as [message, runId], and its errors. */
-function iterations(run: IRun, messages: string[], batchSize: number) {
+function iterations(run: IRun, messages = MESSAGES, batchSize = 2) {
 	const runs = run.data.resultData.runData[NODE_NAME] ?? [];
 	return runs.map((_, runIndex) => {
 		const batch = messages.slice(runIndex * batchSize, (runIndex + 1) * batchSize);
@@ -156,22 +156,26 @@ const keptInExecution = (run: IRun) =>
 
 const MESSAGES = ['a1', 'a2', 'b1', 'b2', 'c1', 'c2'];
 const ownAnswers = (messages: string[]) => messages.map((m) => [m, `run-${m}`]);
+const EVERY_ITEM_ITS_OWN_ANSWER = [
+	ownAnswers(['a1', 'a2']),
+	ownAnswers(['b1', 'b2']),
+	ownAnswers(['c1', 'c2']),
+];
+/** Six items, a1 … c2, in three iterations of two. */
+const runPairs = (settings: Partial<INode>) =>
+	runLoop({ messages: MESSAGES, batchSize: 2, settings });
 const RETRY = { retryOnFail: true, maxTries: 3, waitBetweenTries: 50 };
 
 describe('Loop Over Items → Trigger Automation with Retry On Fail: each item sent until accepted, then never again', () => {
 	it('On Error: Continue, an item that is not first in its batch fails: the next iteration still sends every item', async () => {
 		// n8n does not retry here (the first output item is fine): a2 ends as an error item.
 		faults.set('a2', ['500', '500', '500']);
-		const run = await runLoop({
-			messages: MESSAGES,
-			batchSize: 2,
-			settings: { ...RETRY, onError: 'continueRegularOutput' },
-		});
+		const run = await runPairs({ ...RETRY, onError: 'continueRegularOutput' });
 		expect(run.status).toBe('success');
 		const { received, accepted } = tally();
 		expect(received).toEqual({ ...once(MESSAGES), a2: 1 });
 		expect(accepted).toEqual(once(MESSAGES.filter((m) => m !== 'a2')));
-		expect(iterations(run, MESSAGES, 2)).toEqual([
+		expect(iterations(run)).toEqual([
 			[
 				['a1', 'run-a1'],
 				['a2', 'error'],
@@ -183,70 +187,46 @@ describe('Loop Over Items → Trigger Automation with Retry On Fail: each item s
 
 	it('On Error: Continue, the first item fails with a 500 in the second iteration: the retry re-sends only it', async () => {
 		faults.set('b1', ['500']);
-		const run = await runLoop({
-			messages: MESSAGES,
-			batchSize: 2,
-			settings: { ...RETRY, onError: 'continueRegularOutput' },
-		});
+		const run = await runPairs({ ...RETRY, onError: 'continueRegularOutput' });
 		expect(run.status).toBe('success');
 		const { received, accepted } = tally();
 		expect(received).toEqual({ ...once(MESSAGES), b1: 2 });
 		expect(accepted).toEqual(once(MESSAGES));
-		expect(iterations(run, MESSAGES, 2)).toEqual([
-			ownAnswers(['a1', 'a2']),
-			ownAnswers(['b1', 'b2']),
-			ownAnswers(['c1', 'c2']),
-		]);
+		expect(iterations(run)).toEqual(EVERY_ITEM_ITS_OWN_ANSWER);
 	});
 
 	it('On Error: Stop Workflow, a timeout in the first iteration and a 500 in the third: each retry re-sends only the failed item', async () => {
 		faults.set('a2', ['timeout']);
 		faults.set('c2', ['500', '500']);
-		const run = await runLoop({ messages: MESSAGES, batchSize: 2, settings: RETRY });
+		const run = await runPairs(RETRY);
 		expect(run.status).toBe('success');
 		const { received, accepted } = tally();
 		expect(received).toEqual({ ...once(MESSAGES), a2: 2, c2: 3 });
 		expect(accepted).toEqual(once(MESSAGES));
-		expect(iterations(run, MESSAGES, 2)).toEqual([
-			ownAnswers(['a1', 'a2']),
-			ownAnswers(['b1', 'b2']),
-			ownAnswers(['c1', 'c2']),
-		]);
+		expect(iterations(run)).toEqual(EVERY_ITEM_ITS_OWN_ANSWER);
 	});
 
 	it('On Error: Stop Workflow, connection refused during the second iteration: the retry sends its items once the service is back', async () => {
 		// After a2 is accepted the port is closed: b1 is refused, and n8n's retry (after 300 ms) sends it.
 		refuseAfter = { message: 'a2', forMs: 150 };
-		const run = await runLoop({
-			messages: MESSAGES,
-			batchSize: 2,
-			settings: { ...RETRY, waitBetweenTries: 300 },
-		});
+		const run = await runPairs({ ...RETRY, waitBetweenTries: 300 });
 		expect(run.status).toBe('success');
 		const { received, accepted } = tally();
 		// The refused attempt never reached the receiver.
 		expect(received).toEqual(once(MESSAGES));
 		expect(accepted).toEqual(once(MESSAGES));
-		expect(iterations(run, MESSAGES, 2)).toEqual([
-			ownAnswers(['a1', 'a2']),
-			ownAnswers(['b1', 'b2']),
-			ownAnswers(['c1', 'c2']),
-		]);
+		expect(iterations(run)).toEqual(EVERY_ITEM_ITS_OWN_ANSWER);
 	});
 
 	it('On Error: Continue (using error output), a 500 in every try of the second item: it goes to the error output, the other iterations are untouched', async () => {
 		faults.set('b2', ['500', '500', '500']);
 		faults.set('c1', ['timeout']);
-		const run = await runLoop({
-			messages: MESSAGES,
-			batchSize: 2,
-			settings: { ...RETRY, onError: 'continueErrorOutput' },
-		});
+		const run = await runPairs({ ...RETRY, onError: 'continueErrorOutput' });
 		expect(run.status).toBe('success');
 		const { received, accepted } = tally();
 		expect(received).toEqual({ ...once(MESSAGES), c1: 2 });
 		expect(accepted).toEqual(once(MESSAGES.filter((m) => m !== 'b2')));
-		expect(iterations(run, MESSAGES, 2)).toEqual([
+		expect(iterations(run)).toEqual([
 			ownAnswers(['a1', 'a2']),
 			[
 				['b1', 'run-b1'],
@@ -258,7 +238,7 @@ describe('Loop Over Items → Trigger Automation with Retry On Fail: each item s
 
 	it('all tries fail: the workflow stops, and running it again (a new execution) sends every item again', async () => {
 		faults.set('b1', ['500', '500', '500']);
-		const failed = await runLoop({ messages: MESSAGES, batchSize: 2, settings: RETRY });
+		const failed = await runPairs(RETRY);
 		expect(failed.status).toBe('error');
 		expect(tally().received).toEqual({ a1: 1, a2: 1, b1: 3 });
 		expect(keptInExecution(failed)).toEqual({});
@@ -266,18 +246,14 @@ describe('Loop Over Items → Trigger Automation with Retry On Fail: each item s
 		receiver.reset();
 		receiver.respondWith(respond);
 		faults = new Map();
-		const again = await runLoop({ messages: MESSAGES, batchSize: 2, settings: RETRY });
+		const again = await runPairs(RETRY);
 		expect(again.status).toBe('success');
 		expect(tally().accepted).toEqual(once(MESSAGES));
 	});
 
 	it('once a retry has succeeded, nothing is left in the execution', async () => {
 		faults.set('a1', ['500']);
-		const run = await runLoop({
-			messages: MESSAGES,
-			batchSize: 2,
-			settings: { ...RETRY, onError: 'continueRegularOutput' },
-		});
+		const run = await runPairs({ ...RETRY, onError: 'continueRegularOutput' });
 		expect(run.status).toBe('success');
 		expect(tally().received).toEqual({ ...once(MESSAGES), a1: 2 });
 		expect(keptInExecution(run)).toEqual({});
