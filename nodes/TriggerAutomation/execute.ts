@@ -116,22 +116,38 @@ interface Deadline {
 	timeoutMs: number;
 	signal: AbortSignal;
 	ctx: IExecuteFunctions;
+	requests: number;
 }
 
 const deadlines = new WeakMap<IExecuteFunctions, Deadline>();
+// Each request adds an abort listener to the signal, and Node warns about a leak above 10.
+const REQUESTS_PER_DEADLINE = 8;
 
 /**
  * The deadline of a request starting now. Requests that start in the same millisecond on the same
- * context (a batch) share one: timers have millisecond resolution, so each request still gets its
- * whole Timeout, and a batch of 64 sets one timer instead of 64 (a timer signal and its
+ * context (a batch) share one, up to 8: timers have millisecond resolution, so each request still
+ * gets its whole Timeout, and a batch of 64 sets 8 timers instead of 64 (a timer signal and its
  * combination with Stop cost about 25 µs each time).
  */
 function deadlineFor(ctx: IExecuteFunctions, timeoutMs: number): Deadline {
 	const now = Date.now();
 	const shared = deadlines.get(ctx);
-	if (shared && shared.startedAt === now && shared.timeoutMs === timeoutMs) return shared;
+	if (
+		shared?.startedAt === now &&
+		shared.timeoutMs === timeoutMs &&
+		shared.requests < REQUESTS_PER_DEADLINE
+	) {
+		shared.requests++;
+		return shared;
+	}
 	const signal = AbortSignal.timeout(timeoutMs);
-	const deadline = { startedAt: now, timeoutMs, signal, ctx: withDeadline(ctx, signal) };
+	const deadline = {
+		startedAt: now,
+		timeoutMs,
+		signal,
+		ctx: withDeadline(ctx, signal),
+		requests: 1,
+	};
 	deadlines.set(ctx, deadline);
 	return deadline;
 }
@@ -195,7 +211,9 @@ async function triggerItem(
 		} catch (error) {
 			const cancelled = ctx.getExecutionCancelSignal()?.aborted === true;
 			failure =
-				deadline.signal.aborted && !cancelled ? timeoutFailure(facts) : failureFromError(error, facts);
+				deadline.signal.aborted && !cancelled
+					? timeoutFailure(facts)
+					: failureFromError(error, facts);
 		}
 		const signatureTimestamp = signatureTimestampOf(request);
 		if (response) {
