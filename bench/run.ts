@@ -23,7 +23,7 @@ const ITEMS = 1000;
 const CONCURRENCIES = [1, 8, 64];
 const RUNS = 5;
 const PROFILE_RUNS = 3;
-const ORDER: Side[] = ['node', 'httpNode', 'diy', 'bare', 'engineOnly', 'rawNoKeepAlive', 'raw'];
+const ORDER: Side[] = ['node', 'httpNode', 'diy', 'bare', 'rawNoKeepAlive', 'raw'];
 const TARGET = { bare: 0.95, httpNode: 1.0, signing: 0.95, memory: 2, loadMs: 5 };
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -102,43 +102,50 @@ async function main(): Promise<void> {
 	const growth = summarize(memory.map((m) => m.growth / m.bodyBytes));
 	const warm = summarize(loadTimes.warm);
 	const cs = CONCURRENCIES.map((c) => `concurrency ${c}`);
-	const summary: string[][] = [
-		...CONCURRENCIES.map((c, i) => [
-			`Throughput, concurrency ${c}: Trigger Automation ÷ bare n8n node`,
-			ratio(vsBare[i]),
-			`≥ ${TARGET.bare}×`,
-			verdict(vsBare[i].median >= TARGET.bare),
-		]),
-		...CONCURRENCIES.map((c, i) => [
-			`Throughput, concurrency ${c}: Trigger Automation ÷ n8n HTTP Request node`,
-			ratio(vsHttp[i]),
-			`> ${TARGET.httpNode.toFixed(1)}×`,
-			verdict(vsHttp[i].median > TARGET.httpNode),
-		]),
-		...CONCURRENCIES.map((c, i) => [
-			`Throughput, concurrency ${c}: Trigger Automation ÷ do-it-yourself workflow`,
-			ratio(vsDiy[i]),
-			'—',
-			'—',
-		]),
-		...signing.map((s) => [
-			`Signing, ${s.label} body: computeSignature ÷ bare createHmac`,
-			ratio(s.ratio),
-			`≥ ${TARGET.signing}×`,
-			verdict(s.ratio.median >= TARGET.signing),
-		]),
+	const compared: Array<[string, Summary[], string, (x: number) => boolean]> = [
+		['bare n8n node', vsBare, `≥ ${TARGET.bare}×`, (x) => x >= TARGET.bare],
 		[
+			'n8n HTTP Request node',
+			vsHttp,
+			`> ${TARGET.httpNode.toFixed(1)}×`,
+			(x) => x > TARGET.httpNode,
+		],
+		['do-it-yourself workflow', vsDiy, '—', () => true],
+	];
+	const check = (label: string, result: string, target: string, met?: boolean) => [
+		label,
+		result,
+		target,
+		met === undefined ? '—' : verdict(met),
+	];
+	const summary = [
+		...compared.flatMap(([name, list, target, met]) =>
+			CONCURRENCIES.map((c, i) => {
+				const label = `Throughput, concurrency ${c}: Trigger Automation ÷ ${name}`;
+				return check(
+					label,
+					ratio(list[i]),
+					target,
+					target === '—' ? undefined : met(list[i].median),
+				);
+			}),
+		),
+		...signing.map((s) => {
+			const label = `Signing, ${s.label} body: computeSignature ÷ bare createHmac`;
+			return check(label, ratio(s.ratio), `≥ ${TARGET.signing}×`, s.ratio.median >= TARGET.signing);
+		}),
+		check(
 			`Memory: peak RSS growth, one item with a ${num(MEMORY_BODY_BYTES / 2 ** 20)} MiB body`,
 			`${ratio(growth)} the body`,
 			`≤ ${TARGET.memory}×`,
-			verdict(growth.median <= TARGET.memory),
-		],
-		[
+			growth.median <= TARGET.memory,
+		),
+		check(
 			'Load time of node + credential, n8n-workflow already loaded',
 			spread(warm, 2, ' ms'),
 			`≤ ${TARGET.loadMs} ms`,
-			verdict(warm.median <= TARGET.loadMs),
-		],
+			warm.median <= TARGET.loadMs,
+		),
 	];
 	const sideRows = ORDER.map((side) => [
 		SIDES[side],
@@ -151,14 +158,16 @@ async function main(): Promise<void> {
 		`**Trigger Automation ÷ ${b === 'raw' ? 'raw client, keep-alive' : SIDES[b].split(':')[0]}**`,
 		...CONCURRENCIES.map((c) => ratio(perRun(t, 'node', b, c))),
 	]);
-	ratioRows.push([
-		'raw client: new connection per request ÷ keep-alive',
-		...CONCURRENCIES.map((c) => ratio(perRun(t, 'rawNoKeepAlive', 'raw', c))),
-	]);
-	ratioRows.push([
-		'bare n8n node ÷ raw client, new connection per request',
-		...CONCURRENCIES.map((c) => ratio(perRun(t, 'bare', 'rawNoKeepAlive', c))),
-	]);
+	const pair = (label: string, a: Side, b: Side) => [
+		label,
+		...CONCURRENCIES.map((c) => ratio(perRun(t, a, b, c))),
+	];
+	ratioRows.push(
+		pair('raw client: new connection per request ÷ keep-alive', 'rawNoKeepAlive', 'raw'),
+	);
+	ratioRows.push(
+		pair('bare n8n node ÷ raw client, new connection per request', 'bare', 'rawNoKeepAlive'),
+	);
 	const total = (side: 'node' | 'bare') => CPU_GROUPS.reduce((sum, g) => sum + cpu[side][g], 0);
 	const cpuRows = [
 		...CPU_GROUPS.map((g) => [g, num(cpu.node[g]), num(cpu.bare[g])]),
@@ -206,7 +215,7 @@ ${table(
 
 ## Memory
 
-One item whose body is ${num(memory[0].bodyBytes)} bytes, Context = All Input Fields, through the engine and the node to the receiver, each run in a fresh process after a warm-up run; the item is in memory before the baseline. Peak RSS growth ${spread(memoryMiB, 1, ' MiB')}, ${ratio(growth)} the body; sampled peaks: V8 heap ${spread(summarize(memory.map((m) => m.heapGrowth / 2 ** 20)), 1, ' MiB')}, external (Buffers) ${spread(summarize(memory.map((m) => m.externalGrowth / 2 ** 20)), 1, ' MiB')}. The node holds the body as JSON text and as the signed Buffer it sends.
+One item whose body is ${num(memory[0].bodyBytes)} bytes, Context = All Input Fields, through the engine and the node to the receiver, each run in a fresh process after a warm-up run; the item is in memory before the baseline. Peak RSS growth ${spread(memoryMiB, 1, ' MiB')}, ${ratio(growth)} the body; sampled peaks: V8 heap ${spread(summarize(memory.map((m) => m.heapGrowth / 2 ** 20)), 1, ' MiB')}, external (Buffers) ${spread(summarize(memory.map((m) => m.externalGrowth / 2 ** 20)), 1, ' MiB')}. The node holds the body as JSON text (V8 heap) and as the signed Buffer it sends (external memory): while the text is encoded, both exist at once, so the growth cannot fall much below 2× the body; what is above 2× is the engine's and n8n's HTTP helper's own memory for the run.
 
 ## Load time
 

@@ -21,15 +21,12 @@ export const SIDES: Record<Side, string> = {
 	httpNode: "n8n's HTTP Request node, this credential, JSON body",
 	diy: 'do-it-yourself: Edit Fields → Crypto HMAC → HTTP Request raw body',
 	bare: 'bare n8n node: node:crypto HMAC + helpers.httpRequest',
-	engineOnly: 'engine only: Start → pass-through node, no HTTP',
 	raw: 'raw node:http client, keep-alive',
 	rawNoKeepAlive: 'raw node:http client, new agent (connection) per request',
 };
 
 export interface Sample {
 	ms: number;
-	/** The last node's execution time as the engine recorded it */
-	nodeMs?: number;
 	connections: number;
 }
 
@@ -70,35 +67,29 @@ export class Sides {
 		global.gc?.();
 		await this.receiver.take();
 		const start = process.hrtime.bigint();
-		const nodeMs = await this.send(side, c);
+		await this.send(side, c);
 		const ms = elapsedMs(start);
 		const got = await this.receiver.take();
-		const none = side === 'engineOnly';
-		const want = none ? 0 : this.items.length;
-		if (got.accepted !== want || got.rejected !== 0) {
+		if (got.accepted !== this.items.length || got.rejected !== 0) {
 			throw new Error(`${side} at ${c}: ${got.accepted} verified, ${got.rejected} rejected`);
 		}
-		if (
-			got.bodyBytes !== (none ? 0 : this.bytes) ||
-			got.fingerprint !== (none ? 0 : this.fingerprint)
-		) {
+		if (got.bodyBytes !== this.bytes || got.fingerprint !== this.fingerprint) {
 			throw new Error(`${side} at ${c}: the receiver did not get the expected bodies`);
 		}
-		return { ms, nodeMs, connections: got.connections };
+		return { ms, connections: got.connections };
 	}
 
-	private async send(side: Side, c: number): Promise<number | undefined> {
+	private async send(side: Side, c: number): Promise<void> {
 		if (side === 'raw' || side === 'rawNoKeepAlive') {
 			const url = `${this.receiver.url}${WEBHOOK_PATH}`;
 			const ok = await runRawClient(url, SECRET, this.bodies, c, side === 'raw');
 			if (ok !== this.items.length) throw new Error(`raw client: ${ok} answered 202`);
-			return undefined;
+			return;
 		}
 		const run = await runWorkflow(sideWorkflow(side, this.items, c, this.receiver.url));
 		if (run.data.resultData.error) throw run.data.resultData.error;
 		const out = outputOf(run, LAST_NODE).length;
 		if (out !== this.items.length) throw new Error(`${side} at ${c}: ${out} output items`);
-		return run.data.resultData.runData[LAST_NODE]?.[0]?.executionTime;
 	}
 }
 

@@ -11,7 +11,7 @@ import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 import { BASE_PACKAGE, manualTriggerNode, pinnedItems } from '../dev/baseNodes';
 import type { RunOptions } from '../dev/engine';
 import { PACKAGE_DIR, loadPackage } from '../dev/engine';
-import { BARE_HTTP_TYPE, DIAGNOSTIC_NODE_TYPES, PASS_THROUGH_TYPE } from './bareNodes';
+import { BARE_HTTP_TYPE, DIAGNOSTIC_NODE_TYPES } from './bareNodes';
 
 export const SECRET = 'whsec_bench_0123456789abcdef';
 export const WEBHOOK_PATH = '/webhooks/cloud/bench-automation';
@@ -69,7 +69,7 @@ function node(name: string, type: string, typeVersion: number, parameters: INode
 const batching = (size: number) => ({ batching: { batch: { batchSize: size, batchInterval: 0 } } });
 
 /** The engine sides; each ends in a node named LAST_NODE. */
-export type EngineSide = 'node' | 'httpNode' | 'diy' | 'bare' | 'engineOnly';
+export type EngineSide = 'node' | 'httpNode' | 'diy' | 'bare';
 
 function sideNodes(side: EngineSide, c: number, url: string): INode[] {
 	const http = `${BASE_PACKAGE}.httpRequest`;
@@ -150,8 +150,6 @@ function sideNodes(side: EngineSide, c: number, url: string): INode[] {
 			];
 		case 'bare':
 			return [node(LAST_NODE, BARE_HTTP_TYPE, 1, { url, secret: SECRET, batchSize: c })];
-		case 'engineOnly':
-			return [node(LAST_NODE, PASS_THROUGH_TYPE, 1, {})];
 	}
 }
 
