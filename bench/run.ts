@@ -202,11 +202,11 @@ n8n's request helper (@n8n/backend-network, used by every node) builds a new htt
 
 ${table(['Group', 'Trigger Automation', 'bare n8n node'], cpuRows)}
 
-${missedBare ? `Where Trigger Automation ÷ bare node is below ${TARGET.bare}×: the package's own code takes ${num(cpu.node[CPU_GROUPS[0]])} µs per item (body building, validation, signing through the credential, response parsing, output), against ${num(cpu.bare[CPU_GROUPS[1]])} µs for the bare node's JSON.stringify + HMAC; n8n's engine and helpers ${num(cpu.node[CPU_GROUPS[3]])} µs against ${num(cpu.bare[CPU_GROUPS[3]])} µs (the credential call and per-item parameters). In total ${num(total('node') - total('bare'))} µs per item more than the bare node, out of ${num(total('node'))}.` : ''}
+${missedBare ? `Where Trigger Automation ÷ bare node is below ${TARGET.bare}×: the package's own code takes ${num(cpu.node[CPU_GROUPS[0]])} µs per item (body building, validation, signing through the credential, response parsing, output), against ${num(cpu.bare[CPU_GROUPS[1]])} µs for the bare node's JSON.stringify + HMAC; n8n's engine and helpers ${num(cpu.node[CPU_GROUPS[3]])} µs against ${num(cpu.bare[CPU_GROUPS[3]])} µs (the credential call and per-item parameters). In total ${num(total('node') - total('bare'))} µs per item more than the bare node, out of ${num(total('node'))}. The bare node skips what the package cannot: it signs in the node and calls \`helpers.httpRequest\`, where a node with a credential goes through \`httpRequestWithAuthentication\` and the credential's \`authenticate\` (n8n's lint rule \`no-http-request-with-manual-auth\` asks for that), and it neither honours Stop and Options → Timeout nor parses the answer into its output.` : ''}
 
 ## Signing
 
-computeSignature (the shipped dist/ build) against \`createHmac('sha256', secret).update(\`\${t}.\`).update(body).digest('hex')\` on Buffer bodies (1 KB = 1,024 bytes), 9 alternating pairs of 100 ms blocks, a fresh timestamp per signature; MB/s = 10^6 bytes/s.
+computeSignature (the shipped dist/ build) against \`\` createHmac('sha256', secret).update(\`\${t}.\`).update(body).digest('hex') \`\` on Buffer bodies (1 KB = 1,024 bytes), 9 alternating pairs of 100 ms blocks, a fresh timestamp per signature; MB/s = 10^6 bytes/s.
 
 ${table(
 	['Body', 'computeSignature, MB/s', 'bare createHmac, MB/s', 'ratio'],
