@@ -1,9 +1,7 @@
 /**
- * Diagnostic node types, run in the same engine to split where the time goes:
- * - `bench.bareHttp`: the least an n8n node can do for this job — sign the same body bytes with
- *   bare node:crypto and send them with n8n's `helpers.httpRequest`, batched like the real node.
- *   Trigger Automation minus this = the package's own cost (body, signing, credential, parsing).
- * - `bench.passThrough`: returns its input; the engine's cost for a run of these items, no HTTP.
+ * The bare n8n node, run in the same engine: the least an n8n node can do for this job. It signs
+ * the same body bytes with bare node:crypto and sends them with n8n's `helpers.httpRequest`,
+ * batched like Trigger Automation, so Trigger Automation minus this = the package's own cost.
  */
 import { createHmac } from 'node:crypto';
 import type {
@@ -18,7 +16,6 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { MESSAGE } from './workload';
 
 export const BARE_HTTP_TYPE = 'bench.bareHttp';
-export const PASS_THROUGH_TYPE = 'bench.passThrough';
 
 function description(name: string): INodeTypeDescription {
 	return {
@@ -26,7 +23,7 @@ function description(name: string): INodeTypeDescription {
 		name,
 		group: ['transform'],
 		version: 1,
-		description: 'Benchmark diagnostic node',
+		description: 'Signs with node:crypto and sends with helpers.httpRequest',
 		defaults: { name },
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
@@ -74,15 +71,6 @@ class BareHttpNode implements INodeType {
 	}
 }
 
-class PassThroughNode implements INodeType {
-	description = description(PASS_THROUGH_TYPE);
-
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return [this.getInputData()];
-	}
-}
-
 export const DIAGNOSTIC_NODE_TYPES: Record<string, INodeType> = {
 	[BARE_HTTP_TYPE]: new BareHttpNode(),
-	[PASS_THROUGH_TYPE]: new PassThroughNode(),
 };

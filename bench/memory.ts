@@ -1,54 +1,112 @@
-/** Measurement 3: peak RSS growth for one item with a 10 MB context, each run a fresh process. */
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
+/**
+ * Peak RSS growth for one item whose body is 10 MiB, through the engine and Trigger Automation to
+ * the receiver, each run in a fresh process (this file run as the child, with --expose-gc). The
+ * item is built before the baseline, as in n8n it arrives from the previous node; peak RSS is the
+ * larger of the kernel's high-water mark (VmHWM, reset after the baseline) and a 1 ms sampler.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
 
-import type { MemoryChildReport } from './memoryProtocol';
-import { benchScript } from './paths';
-import type { Summary } from './stats';
-import { summarize } from './stats';
+import { outputOf, runWorkflow } from '../dev/engine';
+import { LAST_NODE, MESSAGE, sideWorkflow, useSnapshot } from './workload';
 
 export const MEMORY_BODY_BYTES = 10 * 1024 * 1024;
+const SOURCE_TYPE = 'bench.memorySource';
 
-export interface MemoryResult {
+export interface MemoryReport {
 	bodyBytes: number;
-	/** peak RSS − baseline RSS, bytes (the larger of kernel peak and sampled peak) */
-	growth: Summary;
-	/** growth / body size */
-	multiple: Summary;
-	kernelAvailable: boolean;
-	sampledGrowth: Summary;
-	heapGrowth: Summary;
-	externalGrowth: Summary;
-	samples: Summary;
-	ms: Summary;
+	growth: number;
+	heapGrowth: number;
+	externalGrowth: number;
 }
 
-const run = promisify(execFile);
-
-async function child(receiverUrl: string): Promise<MemoryChildReport> {
-	const { stdout } = await run(
-		process.execPath,
-		['--expose-gc', benchScript('memoryChild'), receiverUrl, String(MEMORY_BODY_BYTES)],
-		{ encoding: 'utf8', maxBuffer: 1024 * 1024 },
-	);
-	return JSON.parse(stdout) as MemoryChildReport;
+export function measureMemory(receiverUrl: string, runs: number): MemoryReport[] {
+	return Array.from({ length: runs }, () => {
+		const args = ['--expose-gc', __filename, receiverUrl];
+		return JSON.parse(execFileSync(process.execPath, args, { encoding: 'utf8' })) as MemoryReport;
+	});
 }
 
-export async function measureMemory(receiverUrl: string, runs: number): Promise<MemoryResult> {
-	const reports: MemoryChildReport[] = [];
-	for (let i = 0; i < runs; i++) reports.push(await child(receiverUrl));
-	const growths = reports.map(
-		(r) => Math.max(r.sampledPeakRss, r.kernelPeakRss ?? 0) - r.baselineRss,
-	);
-	return {
-		bodyBytes: reports[0].bodyBytes,
-		growth: summarize(growths),
-		multiple: summarize(growths.map((growth, i) => growth / reports[i].bodyBytes)),
-		kernelAvailable: reports.every((r) => r.kernelPeakRss !== undefined),
-		sampledGrowth: summarize(reports.map((r) => r.sampledPeakRss - r.baselineRss)),
-		heapGrowth: summarize(reports.map((r) => r.heapGrowth)),
-		externalGrowth: summarize(reports.map((r) => r.externalGrowth)),
-		samples: summarize(reports.map((r) => r.samples)),
-		ms: summarize(reports.map((r) => r.ms)),
+let sourceItems: IDataObject[] = [];
+
+/** Emits items already in memory, as the output of a previous node would be. */
+const source: INodeType = {
+	description: {
+		displayName: 'Memory Source',
+		name: SOURCE_TYPE,
+		group: ['trigger'],
+		version: 1,
+		description: 'Emits items that are already in memory',
+		defaults: { name: 'Start' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		properties: [],
+	},
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return [sourceItems.map((json) => ({ json }))];
+	},
+};
+
+/** Order lines, all different, until the body is `bytes` long. */
+function bigContext(bytes: number): IDataObject {
+	const lines: IDataObject[] = [];
+	let size = JSON.stringify({ data: { message: MESSAGE, context: { lines: [] } } }).length;
+	for (let i = 0; size < bytes; i++) {
+		const line = {
+			line: i,
+			sku: `SKU-${(i * 7919) % 100_000}`,
+			name: `Product ${i}`,
+			qty: 1 + (i % 9),
+		};
+		size += JSON.stringify(line).length + (i > 0 ? 1 : 0);
+		lines.push(line);
+	}
+	return { lines };
+}
+
+function run(receiverUrl: string) {
+	const options = sideWorkflow('node', [], 1, receiverUrl);
+	options.workflow.nodes[0] = { ...options.workflow.nodes[0], type: SOURCE_TYPE };
+	options.pinData = undefined;
+	return runWorkflow({ ...options, extraNodeTypes: { [SOURCE_TYPE]: source } });
+}
+
+function kernelPeakRss(): number {
+	const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
+	return match ? Number(match[1]) * 1024 : 0;
+}
+
+async function child(receiverUrl: string): Promise<void> {
+	await useSnapshot();
+	sourceItems = [{ orderId: 1 }];
+	await run(receiverUrl); // warm-up: the engine, the package and axios loaded and compiled
+	sourceItems = [bigContext(MEMORY_BODY_BYTES)];
+	const body = JSON.stringify({ data: { message: MESSAGE, context: sourceItems[0] } });
+	const bodyBytes = Buffer.byteLength(body);
+	global.gc?.();
+	global.gc?.();
+	const before = process.memoryUsage();
+	writeFileSync('/proc/self/clear_refs', '5'); // resets VmHWM to the current RSS
+	const peak = { ...before };
+	const sampler = setInterval(() => {
+		const now = process.memoryUsage();
+		peak.rss = Math.max(peak.rss, now.rss);
+		peak.heapUsed = Math.max(peak.heapUsed, now.heapUsed);
+		peak.external = Math.max(peak.external, now.external);
+	}, 1);
+	const result = await run(receiverUrl);
+	clearInterval(sampler);
+	const [item] = outputOf(result, LAST_NODE);
+	if (item?.json.statusCode !== 202) throw new Error('The 10 MiB item was not accepted');
+	const report: MemoryReport = {
+		bodyBytes,
+		growth: Math.max(peak.rss, process.memoryUsage().rss, kernelPeakRss()) - before.rss,
+		heapGrowth: peak.heapUsed - before.heapUsed,
+		externalGrowth: peak.external - before.external,
 	};
+	process.stdout.write(JSON.stringify(report));
 }
+
+if (require.main === module) void child(process.argv[2]);

@@ -1,33 +1,127 @@
 /**
- * Manual profiling entry (not part of `npm run bench`): runs one throughput side for a while so a
- * CPU profile shows where its time goes. After `npm run bench` (or `tsc -p tsconfig.dev.json`):
- *
- *   node --cpu-prof --cpu-prof-dir=.dev-dist/profiles .dev-dist/bench/profile.js node 1 5
- *
- * arguments: side (node | raw | bareN8n | engineOnly | rawNoKeepAlive), concurrency, runs.
+ * Where a side's CPU time goes: this file, run as a child under --cpu-prof, sends runs + 1
+ * (warm-up) rounds of the items through one side; the parent then charges every sample to the
+ * innermost frame that belongs to a group below (so node:crypto called by the credential counts
+ * as the package's, a socket write started by axios as n8n's HTTP helper). By hand:
+ *   node --cpu-prof .dev-dist/bench/profile.js node 1 4
  */
-import { useSnapshot } from './packageSnapshot';
-import { ReceiverProcess } from './receiver';
-import { ITEM_COUNT } from './targets';
-import type { SideName } from './throughput';
-import { measureThroughput } from './throughput';
-import { SECRET } from './workload';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
-async function main(): Promise<void> {
-	const [side = 'node', concurrency = '1', runs = '5'] = process.argv.slice(2);
-	await useSnapshot();
-	const receiver = await ReceiverProcess.start(SECRET);
+import { Receiver } from './receiver';
+import type { Side } from './throughput';
+import { Sides } from './throughput';
+import { SECRET, useSnapshot } from './workload';
+
+export const CPU_GROUPS = [
+	'package code (node + credential)',
+	'bare node code',
+	'n8n HTTP helper (axios, per-request agent)',
+	'n8n engine and helpers (n8n-core, n8n-workflow)',
+	'Node.js sockets and HTTP parsing',
+	'garbage collection',
+	'other',
+] as const;
+export type CpuGroup = (typeof CPU_GROUPS)[number];
+
+const OWNERS: Array<[RegExp, CpuGroup | 'startup']> = [
+	[/node:internal\/modules\/|node:internal\/main\//, 'startup'],
+	[/\/bench-package\/dist\//, 'package code (node + credential)'],
+	[/\/bench\/bareNodes\.js/, 'bare node code'],
+	[
+		/node_modules\/(axios|proxy-from-env|follow-redirects|form-data|@n8n\/backend-network)\//,
+		CPU_GROUPS[2],
+	],
+	[/node_modules\/(n8n-core|n8n-workflow|@n8n)\//, CPU_GROUPS[3]],
+	[/^node:(net|_http_|http$|internal\/(stream_base_commons|http|net))/, CPU_GROUPS[4]],
+];
+
+interface ProfileNode {
+	id: number;
+	callFrame: { functionName: string; url: string };
+	children?: number[];
+}
+
+interface Profile {
+	nodes: ProfileNode[];
+	samples: number[];
+	timeDeltas: number[];
+}
+
+function owner(stack: ProfileNode[]): CpuGroup | 'startup' | 'idle' {
+	const leaf = stack[0].callFrame.functionName;
+	if (leaf === '(idle)' || leaf === '(program)') return 'idle';
+	if (leaf === '(garbage collector)') return 'garbage collection';
+	for (const frame of stack) {
+		for (const [pattern, group] of OWNERS) if (pattern.test(frame.callFrame.url)) return group;
+		if (frame.callFrame.functionName === 'writev') return CPU_GROUPS[4];
+	}
+	return 'other';
+}
+
+/** µs of CPU per item by group, start-up and idle time left out. */
+function breakdown(profile: Profile, items: number): Record<CpuGroup, number> {
+	const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+	const parent = new Map<number, number>();
+	for (const n of profile.nodes) for (const child of n.children ?? []) parent.set(child, n.id);
+	const totals = Object.fromEntries(CPU_GROUPS.map((g) => [g, 0])) as Record<CpuGroup, number>;
+	const cache = new Map<number, ReturnType<typeof owner>>();
+	profile.samples.forEach((id, index) => {
+		let group = cache.get(id);
+		if (group === undefined) {
+			const stack: ProfileNode[] = [];
+			for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+				stack.push(byId.get(at)!);
+			}
+			group = owner(stack);
+			cache.set(id, group);
+		}
+		if (group !== 'idle' && group !== 'startup') totals[group] += profile.timeDeltas[index] ?? 0;
+	});
+	for (const group of CPU_GROUPS) totals[group] /= items;
+	return totals;
+}
+
+export function profileSide(side: Side, c: number, runs: number, items: number) {
+	const dir = mkdtempSync(join(tmpdir(), 'bench-cpu-'));
 	try {
-		await measureThroughput(receiver, {
-			itemCount: ITEM_COUNT,
-			concurrencies: [Number(concurrency)],
-			runs: Number(runs),
-			sides: [side as SideName],
-			log: (line) => console.log(line),
-		});
+		const args = [
+			'--cpu-prof',
+			`--cpu-prof-dir=${dir}`,
+			__filename,
+			side,
+			`${c}`,
+			`${runs}`,
+			`${items}`,
+		];
+		execFileSync(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] });
+		const file = readdirSync(dir).find((name) => name.endsWith('.cpuprofile'))!;
+		const profile = JSON.parse(readFileSync(join(dir, file), 'utf8')) as Profile;
+		return breakdown(profile, (runs + 1) * items);
 	} finally {
-		await receiver.stop();
+		rmSync(dir, { recursive: true, force: true });
 	}
 }
 
-void main();
+async function child(side: Side, c: number, runs: number, items: number): Promise<void> {
+	await useSnapshot();
+	const receiver = await Receiver.start(SECRET);
+	try {
+		const sides = new Sides(receiver, items);
+		for (let run = 0; run <= runs; run++) {
+			const { ms } = await sides.once(side, c);
+			process.stderr.write(
+				`  profile ${side} c=${c}: ${((items / ms) * 1000).toFixed(0)} items/s\n`,
+			);
+		}
+	} finally {
+		receiver.stop();
+	}
+}
+
+if (require.main === module) {
+	const [side, c, runs, items] = process.argv.slice(2);
+	void child(side as Side, Number(c), Number(runs), Number(items));
+}

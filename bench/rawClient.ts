@@ -1,22 +1,15 @@
 /**
- * The baseline: a plain node:http client loop sending the same body bytes, each signed just
- * before sending with bare node:crypto, `concurrency` requests in flight (a sliding window of
- * workers). With `keepAlive` it reuses connections as a hand-written client would.
+ * The baseline: a plain node:http client sending the same body bytes, each signed just before
+ * sending with bare node:crypto, `concurrency` requests in flight (a sliding window). With
+ * keep-alive it reuses `concurrency` connections; without, every request gets a new agent and so
+ * a new TCP connection, as n8n's request helper does.
  */
 import { createHmac } from 'node:crypto';
 import { Agent, request } from 'node:http';
 
-export interface RawClientRun {
-	url: string;
-	secret: string;
-	bodies: Buffer[];
-	concurrency: number;
-	keepAlive: boolean;
-}
-
 function post(agent: Agent, url: URL, secret: string, body: Buffer): Promise<number> {
 	const t = Date.now();
-	const signature = createHmac('sha256', secret).update(`${t}.`).update(body).digest('hex');
+	const v1 = createHmac('sha256', secret).update(`${t}.`).update(body).digest('hex');
 	return new Promise((resolve, reject) => {
 		const req = request(
 			{
@@ -28,7 +21,7 @@ function post(agent: Agent, url: URL, secret: string, body: Buffer): Promise<num
 				headers: {
 					'Content-Type': 'application/json',
 					'Content-Length': body.length,
-					'X-Service-Signature': `t=${t},v1=${signature}`,
+					'X-Service-Signature': `t=${t},v1=${v1}`,
 				},
 			},
 			(res) => {
@@ -47,21 +40,32 @@ function post(agent: Agent, url: URL, secret: string, body: Buffer): Promise<num
 }
 
 /** Sends every body once; returns how many were answered 202. */
-export async function runRawClient(run: RawClientRun): Promise<number> {
-	const url = new URL(run.url);
-	const agent = new Agent({ keepAlive: run.keepAlive, maxSockets: run.concurrency });
+export async function runRawClient(
+	target: string,
+	secret: string,
+	bodies: Buffer[],
+	concurrency: number,
+	keepAlive: boolean,
+): Promise<number> {
+	const url = new URL(target);
+	const shared = keepAlive ? new Agent({ keepAlive: true, maxSockets: concurrency }) : undefined;
 	let next = 0;
 	let accepted = 0;
 	const worker = async () => {
-		while (next < run.bodies.length) {
-			const body = run.bodies[next++];
-			if ((await post(agent, url, run.secret, body)) === 202) accepted++;
+		while (next < bodies.length) {
+			const body = bodies[next++];
+			const agent = shared ?? new Agent({ keepAlive: false });
+			try {
+				if ((await post(agent, url, secret, body)) === 202) accepted++;
+			} finally {
+				if (!shared) agent.destroy();
+			}
 		}
 	};
 	try {
-		await Promise.all(Array.from({ length: run.concurrency }, worker));
+		await Promise.all(Array.from({ length: concurrency }, worker));
 	} finally {
-		agent.destroy();
+		shared?.destroy();
 	}
 	return accepted;
 }

@@ -1,11 +1,82 @@
-/** Starts the receiver process (receiverProcess.ts) and talks to it. */
+/**
+ * The webhook receiver every side sends to, in a child process of its own (so that on a 2-core
+ * machine the client keeps a core). It verifies each request as the service does (spec §5:
+ * HMAC-SHA256 of `<t>.<body>`, 5-minute window) with node:crypto directly, answers 202 with a
+ * small JSON body, and counts requests, body bytes, a fingerprint of the bodies and TCP connections.
+ */
 import type { ChildProcess } from 'node:child_process';
 import { fork } from 'node:child_process';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 
-import { benchScript } from './paths';
-import type { ReceiverCounts, ReceiverReply, ReceiverRequest } from './receiverProtocol';
+export interface Counts {
+	accepted: number;
+	rejected: number;
+	bodyBytes: number;
+	fingerprint: number;
+	connections: number;
+}
 
-export class ReceiverProcess {
+/** Order-independent fingerprint of a set of bodies: sum of a hash of each, modulo 2^32. */
+export function addFingerprint(sum: number, body: Buffer): number {
+	return (sum + createHash('md5').update(body).digest().readUInt32LE(0)) % 2 ** 32;
+}
+
+const zero = (): Counts => ({
+	accepted: 0,
+	rejected: 0,
+	bodyBytes: 0,
+	fingerprint: 0,
+	connections: 0,
+});
+
+function serve(secret: string): void {
+	const header = /^t=(\d+),v1=([0-9a-f]{64})$/;
+	const answer = Buffer.from('{"accepted":true}');
+	let counts = zero();
+	const verified = (req: IncomingMessage, body: Buffer): boolean => {
+		const value = req.headers['x-service-signature'];
+		const match = typeof value === 'string' ? header.exec(value) : null;
+		if (!match || req.method !== 'POST') return false;
+		if (Math.abs(Date.now() - Number(match[1])) >= 5 * 60 * 1000) return false;
+		const expected = createHmac('sha256', secret).update(`${match[1]}.`).update(body).digest();
+		return timingSafeEqual(expected, Buffer.from(match[2], 'hex'));
+	};
+	const handle = (req: IncomingMessage, res: ServerResponse): void => {
+		const chunks: Buffer[] = [];
+		req.on('data', (chunk: Buffer) => chunks.push(chunk));
+		req.on('end', () => {
+			const body = Buffer.concat(chunks);
+			counts.bodyBytes += body.length;
+			counts.fingerprint = addFingerprint(counts.fingerprint, body);
+			if (verified(req, body)) {
+				counts.accepted++;
+				res.writeHead(202, { 'Content-Type': 'application/json', 'Content-Length': answer.length });
+				res.end(answer);
+			} else {
+				counts.rejected++;
+				res.writeHead(403, { 'Content-Length': 0 }).end();
+			}
+		});
+	};
+	const server = createServer(handle);
+	server.keepAliveTimeout = 60_000;
+	server.on('connection', () => counts.connections++);
+	server.listen(0, '127.0.0.1', () => {
+		const { port } = server.address() as AddressInfo;
+		process.send?.({ url: `http://127.0.0.1:${port}` });
+	});
+	process.on('message', (message: { id: number }) => {
+		process.send?.({ id: message.id, counts });
+		counts = zero();
+	});
+	// The bench is gone (finished or crashed): do not linger.
+	process.on('disconnect', () => process.exit(0));
+}
+
+export class Receiver {
 	private nextId = 0;
 
 	private constructor(
@@ -13,41 +84,33 @@ export class ReceiverProcess {
 		readonly url: string,
 	) {}
 
-	static async start(secret: string): Promise<ReceiverProcess> {
-		const child = fork(benchScript('receiverProcess'), [secret], { execArgv: [] });
+	static async start(secret: string): Promise<Receiver> {
+		const child = fork(__filename, ['serve', secret], { execArgv: [] });
 		const url = await new Promise<string>((resolve, reject) => {
-			child.once('error', reject);
 			child.once('exit', (code) => reject(new Error(`The receiver exited with code ${code}`)));
-			child.once('message', (reply: ReceiverReply) => {
-				if (reply.type === 'ready') resolve(reply.url);
-			});
+			child.once('message', (reply: { url: string }) => resolve(reply.url));
 		});
 		child.removeAllListeners('exit');
-		return new ReceiverProcess(child, url);
+		return new Receiver(child, url);
 	}
 
 	/** What the receiver counted since the previous call. */
-	async take(): Promise<ReceiverCounts> {
+	async take(): Promise<Counts> {
 		const id = this.nextId++;
-		return await new Promise<ReceiverCounts>((resolve) => {
-			const onReply = (reply: ReceiverReply) => {
-				if (reply.type === 'counts' && reply.id === id) {
-					this.child.off('message', onReply);
-					resolve(reply.counts);
-				}
+		return await new Promise<Counts>((resolve) => {
+			const onReply = (reply: { id?: number; counts: Counts }) => {
+				if (reply.id !== id) return;
+				this.child.off('message', onReply);
+				resolve(reply.counts);
 			};
 			this.child.on('message', onReply);
-			this.send({ type: 'take', id });
+			this.child.send({ id });
 		});
 	}
 
-	async stop(): Promise<void> {
-		const exited = new Promise<void>((done) => this.child.once('exit', () => done()));
-		this.send({ type: 'stop' });
-		await exited;
-	}
-
-	private send(message: ReceiverRequest): void {
-		this.child.send(message);
+	stop(): void {
+		this.child.disconnect();
 	}
 }
+
+if (require.main === module && process.argv[2] === 'serve') serve(process.argv[3]);

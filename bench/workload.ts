@@ -1,23 +1,48 @@
 /**
- * What is sent: the items, the exact body bytes the node produces for them, and workflows of the
- * form Start → Trigger Automation built as test/support/workflows.ts builds them (rebuilt here so
- * the bench does not depend on test code): Start is n8n's Manual Trigger with the items pinned.
+ * What is sent and by which workflows: order-like items, the exact body bytes for them, and the
+ * workflows every engine side runs (Start is n8n's Manual Trigger with the items pinned). The
+ * package under test is a copy of the fresh build taken when the bench starts, so every phase and
+ * child process measures one build even if dist/ is rebuilt meanwhile.
  */
-import type { IDataObject, INode, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import { cpSync, mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 
-import { manualTriggerNode, pinnedItems } from '../dev/baseNodes';
+import { BASE_PACKAGE, manualTriggerNode, pinnedItems } from '../dev/baseNodes';
 import type { RunOptions } from '../dev/engine';
+import { PACKAGE_DIR, loadPackage } from '../dev/engine';
+import { BARE_HTTP_TYPE, DIAGNOSTIC_NODE_TYPES } from './bareNodes';
 
 export const SECRET = 'whsec_bench_0123456789abcdef';
-export const AUTOMATION_ID = 'bench-automation';
-export const WEBHOOK_PATH = `/webhooks/cloud/${AUTOMATION_ID}`;
+export const WEBHOOK_PATH = '/webhooks/cloud/bench-automation';
 export const MESSAGE = 'Check the order and email the customer a confirmation';
+const CREDENTIAL_TYPE = 'serviceWebhookSecretApi';
+/** The node whose output and execution time each workflow is judged by. */
+export const LAST_NODE = 'Send';
 
-export const TRIGGER_NODE_TYPE = 'n8n-nodes-automation-service.triggerAutomation';
-export const CREDENTIAL_TYPE = 'serviceWebhookSecretApi';
-export const TARGET_NAME = 'Trigger Automation';
+export { PACKAGE_DIR };
+export const SNAPSHOT_DIR = join(PACKAGE_DIR, '.dev-dist', 'bench-package');
+export const BUILT = {
+	node: join(SNAPSHOT_DIR, 'dist/nodes/TriggerAutomation/TriggerAutomation.node.js'),
+	credential: join(SNAPSHOT_DIR, 'dist/credentials/ServiceWebhookSecretApi.credentials.js'),
+	signature: join(SNAPSHOT_DIR, 'dist/credentials/common/signature.js'),
+};
 
-/** An order-like item of about 300 bytes of JSON. */
+/** Copies package.json and dist/ to SNAPSHOT_DIR (once, in the parent process). */
+export function takeSnapshot(): void {
+	rmSync(SNAPSHOT_DIR, { recursive: true, force: true });
+	mkdirSync(SNAPSHOT_DIR, { recursive: true });
+	cpSync(join(PACKAGE_DIR, 'package.json'), join(SNAPSHOT_DIR, 'package.json'));
+	cpSync(join(PACKAGE_DIR, 'dist'), join(SNAPSHOT_DIR, 'dist'), { recursive: true });
+}
+
+/** The engine harness keeps the first package it loads: load the snapshot before any run. */
+export async function useSnapshot(): Promise<void> {
+	const loaded = await loadPackage(SNAPSHOT_DIR);
+	if (Object.keys(loaded.nodeTypes).length === 0) throw new Error('No node in the snapshot');
+}
+
+/** An order-like item, about 300 bytes of JSON. */
 export function orderItem(index: number): IDataObject {
 	return {
 		orderId: 100_000 + index,
@@ -32,74 +57,126 @@ export function orderItem(index: number): IDataObject {
 	};
 }
 
-export function orderItems(count: number): IDataObject[] {
-	return Array.from({ length: count }, (_, index) => orderItem(index));
-}
-
-/** The body the node sends for an item with Context = All Input Fields. */
+/** The body every side sends for an item: what Trigger Automation sends with All Input Fields. */
 export function bodyFor(context: IDataObject): Buffer {
 	return Buffer.from(JSON.stringify({ data: { message: MESSAGE, context } }), 'utf8');
 }
 
-/** Trigger Automation parameters: the item as context, `concurrency` requests at a time. */
-export function triggerParameters(concurrency: number): INodeParameters {
-	return {
-		message: MESSAGE,
-		contextMode: 'allFields',
-		options: { batching: { batch: { batchSize: concurrency, batchInterval: 0 } } },
-	};
+function node(name: string, type: string, typeVersion: number, parameters: INodeParameters) {
+	return { id: name, name, type, typeVersion, position: [0, 0], parameters } as INode;
 }
 
-/** A start node with the items it outputs as its pinned data. */
-export interface PinnedStart {
-	node: INode;
-	items: INodeExecutionData[];
+const batching = (size: number) => ({ batching: { batch: { batchSize: size, batchInterval: 0 } } });
+
+/** The engine sides; each ends in a node named LAST_NODE. */
+export type EngineSide = 'node' | 'httpNode' | 'diy' | 'bare';
+
+function sideNodes(side: EngineSide, c: number, url: string): INode[] {
+	const http = `${BASE_PACKAGE}.httpRequest`;
+	const credentials = { [CREDENTIAL_TYPE]: { id: 'c1', name: 'Automation webhook' } };
+	switch (side) {
+		case 'node':
+			return [
+				{
+					...node(LAST_NODE, 'n8n-nodes-automation-service.triggerAutomation', 1, {
+						message: MESSAGE,
+						contextMode: 'allFields',
+						options: batching(c),
+					}),
+					credentials,
+				},
+			];
+		case 'httpNode':
+			// n8n's HTTP Request node with our credential: it signs the JSON body n8n hands over.
+			return [
+				{
+					...node(LAST_NODE, http, 4.2, {
+						method: 'POST',
+						url,
+						authentication: 'predefinedCredentialType',
+						nodeCredentialType: CREDENTIAL_TYPE,
+						sendBody: true,
+						contentType: 'json',
+						specifyBody: 'json',
+						jsonBody: `={{ { "data": { "message": ${JSON.stringify(MESSAGE)}, "context": $json } } }}`,
+						options: batching(c),
+					}),
+					credentials,
+				},
+			];
+		case 'diy':
+			// Without the package: Edit Fields builds t and the body, Crypto signs, HTTP Request sends raw.
+			return [
+				node('Body', `${BASE_PACKAGE}.set`, 3.4, {
+					mode: 'manual',
+					assignments: {
+						assignments: [
+							{ id: 't', name: 't', type: 'number', value: '={{ Date.now() }}' },
+							{
+								id: 'body',
+								name: 'body',
+								type: 'string',
+								value: `={{ JSON.stringify({ data: { message: ${JSON.stringify(MESSAGE)}, context: $json } }) }}`,
+							},
+						],
+					},
+					options: {},
+				}),
+				{
+					...node('Sign', `${BASE_PACKAGE}.crypto`, 2, {
+						action: 'hmac',
+						type: 'SHA256',
+						value: '={{ $json.t }}.{{ $json.body }}',
+						dataPropertyName: 'signature',
+						encoding: 'hex',
+					}),
+					credentials: { crypto: { id: 'c2', name: 'HMAC secret' } },
+				},
+				node(LAST_NODE, http, 4.2, {
+					method: 'POST',
+					url,
+					sendHeaders: true,
+					headerParameters: {
+						parameters: [
+							{ name: 'X-Service-Signature', value: '=t={{ $json.t }},v1={{ $json.signature }}' },
+						],
+					},
+					sendBody: true,
+					contentType: 'raw',
+					rawContentType: 'application/json',
+					body: '={{ $json.body }}',
+					options: batching(c),
+				}),
+			];
+		case 'bare':
+			return [node(LAST_NODE, BARE_HTTP_TYPE, 1, { url, secret: SECRET, batchSize: c })];
+	}
 }
 
-/** Start: n8n's Manual Trigger with `items` pinned, as the tests build it. */
-export function startNode(items: IDataObject[]): PinnedStart {
-	return { node: manualTriggerNode('Start'), items: pinnedItems(items) };
-}
-
-export function targetNode(
-	type: string,
-	parameters: INodeParameters,
-	withCredential: boolean,
-): INode {
-	return {
-		id: 'target',
-		name: TARGET_NAME,
-		type,
-		typeVersion: 1,
-		position: [200, 0],
-		parameters,
-		...(withCredential
-			? { credentials: { [CREDENTIAL_TYPE]: { id: 'cred-1', name: 'Automation webhook' } } }
-			: {}),
-	};
-}
-
-/** start (a node, or one with pinned items) → target, with the credential data of the package's credential. */
-export function workflow(
-	start: INode | PinnedStart,
-	target: INode,
+/** Start (items pinned) → the side's nodes, in a chain. */
+export function sideWorkflow(
+	side: EngineSide,
+	items: IDataObject[],
+	c: number,
 	receiverUrl: string,
 ): RunOptions {
-	const { node, items } = 'node' in start ? start : { node: start, items: undefined };
+	const url = `${receiverUrl}${WEBHOOK_PATH}`;
+	const nodes = [manualTriggerNode('Start'), ...sideNodes(side, c, url)];
+	const connections = Object.fromEntries(
+		nodes
+			.slice(0, -1)
+			.map((from, i) => [
+				from.name,
+				{ main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] },
+			]),
+	);
 	return {
-		workflow: {
-			nodes: [node, target],
-			connections: { [node.name]: { main: [[{ node: target.name, type: 'main', index: 0 }]] } },
-		},
-		pinData: items && { [node.name]: items },
+		workflow: { nodes, connections } as RunOptions['workflow'],
+		pinData: { Start: pinnedItems(items) },
 		credentials: {
-			[CREDENTIAL_TYPE]: { webhookUrl: `${receiverUrl}${WEBHOOK_PATH}`, signingSecret: SECRET },
+			[CREDENTIAL_TYPE]: { webhookUrl: url, signingSecret: SECRET },
+			crypto: { hmacSecret: SECRET },
 		},
+		extraNodeTypes: DIAGNOSTIC_NODE_TYPES,
 	};
-}
-
-/** Start → Trigger Automation, as a user builds it. */
-export function triggerWorkflow(items: IDataObject[], concurrency: number, receiverUrl: string) {
-	const target = targetNode(TRIGGER_NODE_TYPE, triggerParameters(concurrency), true);
-	return workflow(startNode(items), target, receiverUrl);
 }

@@ -201,6 +201,43 @@ describe('batching (Options → Batching: items per batch = requests in flight t
 		);
 	});
 
+	it('a batch of 64 raises no listener-leak warning (a deadline signal serves at most 8 requests)', async () => {
+		const warnings: string[] = [];
+		const onWarning = (warning: Error) => warnings.push(warning.name);
+		process.on('warning', onWarning);
+		try {
+			// A fixed message: the 64 requests start within the same millisecond.
+			const result = await run(
+				{ message: 'Go', options: { batching: { batch: { batchSize: 64, batchInterval: 0 } } } },
+				Array.from({ length: 64 }, (_, n) => ({ n })),
+			);
+			expect(outputOf(result, NODE_NAME).map((i) => i.json.statusCode)).toEqual(
+				Array(64).fill(202),
+			);
+		} finally {
+			process.off('warning', onWarning);
+		}
+		expect(warnings).not.toContain('MaxListenersExceededWarning');
+	});
+
+	it('every request of a batch that gets no answer fails after Options → Timeout', async () => {
+		receiver.respondWith(() => undefined);
+		const started = Date.now();
+		const result = await run(
+			{
+				message: '={{ $json.n }}',
+				options: { timeout: 300, batching: { batch: { batchSize: 20, batchInterval: 0 } } },
+			},
+			Array.from({ length: 20 }, (_, n) => ({ n })),
+			{ onError: 'continueRegularOutput' },
+		);
+		const output = outputOf(result, NODE_NAME);
+		expect(output.map((i) => i.json.error)).toEqual(
+			Array(20).fill('The service did not answer within 300 ms'),
+		);
+		expect(Date.now() - started).toBeLessThan(3000);
+	});
+
 	it('the batch interval separates batches', async () => {
 		await run(
 			{

@@ -28,7 +28,18 @@ function fail(problem: string): never {
 	);
 }
 
-export function parseWebhookUrl(raw: unknown): WebhookTarget {
+// The credential checks its URL on every request: the last good parse is kept (frozen, so no
+// caller can change it), which spares a URL parse per request.
+let lastParsed: { raw: string; target: Readonly<WebhookTarget> } | undefined;
+
+export function parseWebhookUrl(raw: unknown): Readonly<WebhookTarget> {
+	if (lastParsed !== undefined && raw === lastParsed.raw) return lastParsed.target;
+	const target = Object.freeze(parseUncached(raw));
+	lastParsed = { raw: raw as string, target };
+	return target;
+}
+
+function parseUncached(raw: unknown): WebhookTarget {
 	if (typeof raw !== 'string' || raw.trim() === '') fail('The webhook URL is empty.');
 	const text = raw.trim();
 	let url: URL;
