@@ -95,7 +95,8 @@ async function main(): Promise<void> {
 	load.push(loadavg()[0]);
 	const cpuEnd = cpuSeconds();
 	const wallS = elapsedMs(started) / 1000;
-	const othersS = cpuEnd.machine - cpuStart.machine - (cpuEnd.own - cpuStart.own);
+	// Tick accounting of the machine and of the process differ by a second or so: never below 0.
+	const othersS = Math.max(0, cpuEnd.machine - cpuStart.machine - (cpuEnd.own - cpuStart.own));
 
 	const vs = (b: Side) => CONCURRENCIES.map((c) => perRun(t, 'node', b, c));
 	const [vsBare, vsHttp, vsDiy] = [vs('bare'), vs('httpNode'), vs('diy')];
@@ -178,7 +179,7 @@ async function main(): Promise<void> {
 
 	const report = `# Benchmarks
 
-Run ${new Date().toISOString()} on ${cpus()[0]?.model.trim()}, ${cpus().length} cores, ${num(totalmem() / 2 ** 30)} GiB RAM, Node.js ${process.version}; package built from commit ${commit}${dirty ? ' with uncommitted changes in nodes/ or credentials/' : ''}. Command: \`npm run bench\` (builds dist/ and the bench, runs .dev-dist/bench/run.js, writes this file); it took ${num(wallS)} s after the build. Load average ${load[0].toFixed(2)} at the start, ${load[1].toFixed(2)} at the end; other processes used ${num(othersS)} CPU-s of the machine's ${num(cpus().length * wallS)} during the run${othersS > 0.1 * wallS ? ', so the machine was shared and absolute figures are noisy: the ratios compare sides that ran back to back' : ''}.
+Run ${new Date().toISOString()} on ${cpus()[0]?.model.trim()}, ${cpus().length} cores, ${num(totalmem() / 2 ** 30)} GiB RAM, Node.js ${process.version}; package built from commit ${commit}${dirty ? ' with uncommitted changes in nodes/ or credentials/' : ''}. Command: \`npm run bench\` (builds dist/ and the bench, runs .dev-dist/bench/run.js, writes this file); it took ${num(wallS)} s after the build. Load average ${load[0].toFixed(2)} at the start, ${load[1].toFixed(2)} at the end; other processes used about ${num(othersS)} CPU-s of the machine's ${num(cpus().length * wallS)} during the run${othersS > 0.1 * wallS ? ', so the machine was shared and absolute figures are noisy: the ratios compare sides that ran back to back' : ''}.
 
 Every figure is the median of ${RUNS} runs, min–max in brackets; a ratio is taken per run (the sides ran back to back in one round, in rotated order) and its median reported. Only 127.0.0.1 is used.
 
