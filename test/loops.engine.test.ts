@@ -5,7 +5,7 @@
  */
 import type { ServerResponse } from 'node:http';
 
-import type { IDataObject, INode, IRun } from 'n8n-workflow';
+import type { IDataObject, INode, INodeParameters, IRun } from 'n8n-workflow';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { manualTriggerNode, pinnedItems } from '../dev/baseNodes';
@@ -68,18 +68,28 @@ interface LoopSpec {
 	settings: Partial<INode>;
 }
 
-/** Start (pinned items) → Loop Over Items → (loop) Trigger Automation → back to Loop Over Items. */
-function loopWorkflow({ messages, batchSize, settings }: LoopSpec): RunOptions {
-	const trigger: INode = {
+/** Trigger Automation sending each item's `m`, with the given node settings. */
+function triggerNode(settings: Partial<INode>, options: INodeParameters = {}): INode {
+	return {
 		id: 'trigger',
 		name: NODE_NAME,
 		type: NODE_TYPE,
 		typeVersion: 1,
 		position: [400, 0],
-		parameters: { message: '={{ $json.m }}', options: { timeout: TIMEOUT_MS } },
+		parameters: { message: '={{ $json.m }}', options },
 		credentials: { [CREDENTIAL_TYPE]: { id: 'cred-1', name: 'Automation webhook' } },
 		...settings,
 	};
+}
+
+/** The credential's data: the receiver's webhook URL and the secret. */
+const credentialData = () => ({
+	[CREDENTIAL_TYPE]: { webhookUrl: `${receiver.url}${PATH}`, signingSecret: SECRET },
+});
+
+/** Start (pinned items) → Loop Over Items → (loop) Trigger Automation → back to Loop Over Items. */
+function loopWorkflow({ messages, batchSize, settings }: LoopSpec): RunOptions {
+	const trigger = triggerNode(settings, { timeout: TIMEOUT_MS });
 	const back = [{ node: LOOP, type: 'main' as const, index: 0 }];
 	return {
 		workflow: {
@@ -104,9 +114,7 @@ function loopWorkflow({ messages, batchSize, settings }: LoopSpec): RunOptions {
 			},
 		},
 		pinData: { Start: pinnedItems(messages.map((m) => ({ m }))) },
-		credentials: {
-			[CREDENTIAL_TYPE]: { webhookUrl: `${receiver.url}${PATH}`, signingSecret: SECRET },
-		},
+		credentials: credentialData(),
 	};
 }
 
@@ -279,17 +287,7 @@ describe('the same node fed by two branches: each run sends its own items', () =
 	it('Start → two Edit Fields branches → one node with Retry On Fail: the second run sends all its items', async () => {
 		// x2 fails and is not retried by n8n (the first output item is fine): it ends as an error item.
 		faults.set('x2', ['500']);
-		const trigger: INode = {
-			id: 'trigger',
-			name: NODE_NAME,
-			type: NODE_TYPE,
-			typeVersion: 1,
-			position: [400, 0],
-			parameters: { message: '={{ $json.m }}' },
-			credentials: { [CREDENTIAL_TYPE]: { id: 'cred-1', name: 'Automation webhook' } },
-			...RETRY,
-			onError: 'continueRegularOutput',
-		};
+		const trigger = triggerNode({ ...RETRY, onError: 'continueRegularOutput' });
 		const into = { main: [[{ node: NODE_NAME, type: 'main' as const, index: 0 }]] };
 		const run = await runWorkflow({
 			workflow: {
@@ -313,9 +311,7 @@ describe('the same node fed by two branches: each run sends its own items', () =
 				},
 			},
 			pinData: { Start: pinnedItems([{ m: '1' }, { m: '2' }]) },
-			credentials: {
-				[CREDENTIAL_TYPE]: { webhookUrl: `${receiver.url}${PATH}`, signingSecret: SECRET },
-			},
+			credentials: credentialData(),
 		});
 		expect(run.status).toBe('success');
 		expect(tally().received).toEqual(once(['x1', 'x2', 'y1', 'y2']));
