@@ -5,6 +5,8 @@
  * Trigger ("Missing node to start execution"), so the schedule example runs in the editor suite,
  * and the AI Agent example there too.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { CliResult } from '../dev/n8nApp';
@@ -41,6 +43,34 @@ function executionOf(result: CliResult): RunOutput {
 	return JSON.parse(result.stdout.slice(start, end + 2)) as RunOutput;
 }
 
+/**
+ * A webhook that answers 200 at once and then trickles its body one byte every 200 ms, without
+ * end: an idle timeout never fires on it, only a deadline for the whole answer does.
+ */
+async function startTrickler() {
+	const state = { requests: 0, hungUpByClient: 0 };
+	const server = createServer((req, res) => {
+		state.requests++;
+		req.resume();
+		res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': '100000' });
+		const drip = setInterval(() => res.write(' '), 200);
+		res.on('close', () => {
+			clearInterval(drip);
+			state.hungUpByClient++;
+		});
+	});
+	await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+	const { port } = server.address() as AddressInfo;
+	return {
+		state,
+		url: `http://127.0.0.1:${port}/webhooks/cloud/e2e-trickle`,
+		stop: () => {
+			server.closeAllConnections();
+			server.close();
+		},
+	};
+}
+
 function outputItems(run: RunOutput, node = 'Trigger Automation') {
 	return run.data.resultData.runData[node]?.[0]?.data?.main[0] ?? [];
 }
@@ -74,6 +104,15 @@ for (const app of Object.values(APPS)) {
 			items: [{ message: 'Never sent', position: 1 }],
 			credential: padded,
 		});
+		const trickling = { id: 'e2eTrickleCred01', name: 'E2E webhook that trickles its answer' };
+		const trickled = itemsWorkflow({
+			id: workflowId('trickled'),
+			name: 'An answer that never ends, Timeout 2000 ms',
+			items: [{ message: 'Answered slowly', position: 1 }],
+			credential: trickling,
+			options: { timeout: 2000 },
+		});
+		let trickler: Awaited<ReturnType<typeof startTrickler>>;
 		const wrongSecret = itemsWorkflow({
 			id: workflowId('wrongSecret'),
 			name: 'Signed with a wrong secret',
@@ -83,6 +122,7 @@ for (const app of Object.values(APPS)) {
 
 		beforeAll(async () => {
 			await simulator.start();
+			trickler = await startTrickler();
 			n8n = new N8nInstance(app);
 			n8n.installPackage();
 			const data = { webhookUrl: simulator.webhookUrl(ID), signingSecret: SECRET };
@@ -99,17 +139,24 @@ for (const app of Object.values(APPS)) {
 					type: 'serviceWebhookSecretApi',
 					data: { ...data, signingSecret: ` ${SECRET}` },
 				},
+				{
+					...trickling,
+					type: 'serviceWebhookSecretApi',
+					data: { webhookUrl: trickler.url, signingSecret: SECRET },
+				},
 			]);
 			await n8n.import('workflow', [
 				...examples.map(({ file, workflow }) => ({ ...workflow, id: workflowId(file) })),
 				continueOnFail,
 				wrongSecret,
 				paddedSecret,
+				trickled,
 			]);
 		});
 
 		afterAll(async () => {
 			await simulator.stop();
+			trickler?.stop();
 			n8n?.dispose();
 		});
 
@@ -180,6 +227,15 @@ for (const app of Object.values(APPS)) {
 			expect(simulator.requests).toBe(before);
 			expect(run.data.resultData.error?.message).toMatch(/starts or ends with whitespace/);
 			expect(result.stdout + result.stderr).not.toContain(SECRET);
+		});
+
+		it('Options → Timeout covers the whole answer: a body that trickles without end fails the item after it', async () => {
+			const run = executionOf(await execute(trickled));
+			expect(run.status).toBe('error');
+			expect(run.data.resultData.error?.message).toBe('The service did not answer within 2000 ms');
+			expect(trickler.state.requests).toBe(1);
+			// The node hung up: the server would otherwise drip for another 5 hours.
+			expect(trickler.state.hungUpByClient).toBe(1);
 		});
 	});
 }

@@ -98,6 +98,25 @@ describe('a trigger is a signed POST of {"data":{"message","context"}} (spec §4
 		});
 	});
 
+	it('a parameter with an expression only deep inside (a Selected Field) is still resolved per item', async () => {
+		await run(
+			{
+				message: 'Same for all',
+				contextMode: 'selectedFields',
+				contextFields: {
+					assignments: [
+						{ id: '1', name: 'fixed', value: 'x', type: 'string' },
+						{ id: '2', name: 'orderId', value: '={{ $json.id }}', type: 'number' },
+					],
+				},
+			},
+			[{ id: 1 }, { id: 2 }, { id: 3 }],
+		);
+		expect(receiver.requests.map((r) => bodyJson(r).data)).toEqual(
+			[1, 2, 3].map((orderId) => ({ message: 'Same for all', context: { fixed: 'x', orderId } })),
+		);
+	});
+
 	it('Context JSON: an object, with expressions resolved per item', async () => {
 		await run(
 			{

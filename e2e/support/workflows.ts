@@ -26,6 +26,8 @@ export function itemsWorkflow(spec: {
 	items: Array<Record<string, unknown>>;
 	credential: { id: string; name: string };
 	settings?: Record<string, unknown>;
+	/** The node's Options. */
+	options?: Record<string, unknown>;
 }): WorkflowFile {
 	return {
 		id: spec.id,
@@ -58,7 +60,7 @@ export function itemsWorkflow(spec: {
 					message: '={{ $json.message }}',
 					contextMode: 'json',
 					contextJson: '={{ JSON.stringify({ position: $json.position }) }}',
-					options: {},
+					options: spec.options ?? {},
 				},
 				credentials: { [CREDENTIAL_TYPE]: spec.credential },
 				...spec.settings,

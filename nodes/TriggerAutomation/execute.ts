@@ -10,7 +10,7 @@ import type {
 	IHttpRequestOptions,
 	INodeExecutionData,
 } from 'n8n-workflow';
-import { NodeOperationError, UnexpectedError, sleep } from 'n8n-workflow';
+import { UnexpectedError, sleep } from 'n8n-workflow';
 
 import { SIGNATURE_HEADER, describeSecretProblem } from '../../credentials/common/signature';
 import type { WebhookTarget } from '../../credentials/common/webhookUrl';
@@ -28,6 +28,8 @@ import {
 } from './failures';
 import { contextFromFields, contextFromJson, messageText, serializeBody } from './requestBody';
 import { acceptedItems } from './acceptedItems';
+import { deadlineFor } from './deadline';
+import { ItemParameters } from './itemParameters';
 import type { NodeOptions } from './options';
 import { readOptions } from './options';
 import type { RawResponse } from './response';
@@ -35,48 +37,19 @@ import { outputJson } from './response';
 
 export const CREDENTIAL_TYPE = 'serviceWebhookSecretApi';
 
-/**
- * A parameter's value for an item. An expression that gives an object containing itself makes n8n
- * overflow the stack while it copies the value; that becomes an error naming the parameter.
- */
-function parameter(
-	ctx: IExecuteFunctions,
-	name: string,
-	label: string,
-	itemIndex: number,
-	fallback?: unknown,
-) {
-	try {
-		return ctx.getNodeParameter(name, itemIndex, fallback);
-	} catch (error) {
-		if (error instanceof RangeError && /call stack/i.test(error.message)) {
-			throw new NodeOperationError(
-				ctx.getNode(),
-				`${label}: its expression gave an object that contains itself (a circular reference)`,
-				{
-					description:
-						'Pick the values to send, e.g. with Context → Selected Fields, not the whole object.',
-					itemIndex,
-				},
-			);
-		}
-		// n8n's own error (an expression error …): already says what is wrong; as a node error of this item.
-		throw toNodeError(ctx, error, itemIndex);
-	}
-}
-
 /** Parameters of one item → the exact bytes to sign and send. */
-function bodyForItem(ctx: IExecuteFunctions, itemIndex: number): Buffer {
-	const message = messageText(parameter(ctx, 'message', 'Message', itemIndex));
-	const mode = ctx.getNodeParameter('contextMode', itemIndex, 'none') as ContextMode;
+function bodyForItem(run: Run, itemIndex: number): Buffer {
+	const { parameters } = run;
+	const message = messageText(parameters.get('message', 'Message', itemIndex));
+	const mode = parameters.get('contextMode', 'Context', itemIndex, 'none') as ContextMode;
 	let context: IDataObject | undefined;
 	if (mode === 'allFields') {
-		context = ctx.getInputData()[itemIndex].json;
+		context = run.items[itemIndex].json;
 	} else if (mode === 'selectedFields') {
-		const fields = parameter(ctx, 'contextFields', 'Context Fields', itemIndex, {});
+		const fields = parameters.get('contextFields', 'Context Fields', itemIndex, {});
 		context = contextFromFields((fields as AssignmentCollectionValue).assignments);
 	} else if (mode === 'json') {
-		context = contextFromJson(parameter(ctx, 'contextJson', 'Context (JSON)', itemIndex));
+		context = contextFromJson(parameters.get('contextJson', 'Context (JSON)', itemIndex));
 	}
 	return Buffer.from(serializeBody(message, context), 'utf8');
 }
@@ -97,61 +70,6 @@ async function pause(ms: number, signal: AbortSignal | undefined): Promise<void>
 	await sleep(ms, signal).catch(() => undefined);
 }
 
-/**
- * The context the request is made on. n8n's request helper aborts the request with the signal of
- * that context (the execution's Stop); here it also fires at the deadline, so Options → Timeout
- * covers the whole answer. The HTTP client's own timeout ends once the headers have arrived, and a
- * body trickled slowly would otherwise keep the item waiting without end.
- */
-function withDeadline(ctx: IExecuteFunctions, deadline: AbortSignal): IExecuteFunctions {
-	const cancel = ctx.getExecutionCancelSignal();
-	const signal = cancel ? AbortSignal.any([cancel, deadline]) : deadline;
-	return Object.create(ctx, {
-		getExecutionCancelSignal: { value: () => signal },
-	}) as IExecuteFunctions;
-}
-
-interface Deadline {
-	startedAt: number;
-	timeoutMs: number;
-	signal: AbortSignal;
-	ctx: IExecuteFunctions;
-	requests: number;
-}
-
-const deadlines = new WeakMap<IExecuteFunctions, Deadline>();
-// Each request adds an abort listener to the signal, and Node warns about a leak above 10.
-const REQUESTS_PER_DEADLINE = 8;
-
-/**
- * The deadline of a request starting now. Requests that start in the same millisecond on the same
- * context (a batch) share one, up to 8: timers have millisecond resolution, so each request still
- * gets its whole Timeout, and a batch of 64 sets 8 timers instead of 64 (a timer signal and its
- * combination with Stop cost about 25 µs each time).
- */
-function deadlineFor(ctx: IExecuteFunctions, timeoutMs: number): Deadline {
-	const now = Date.now();
-	const shared = deadlines.get(ctx);
-	if (
-		shared?.startedAt === now &&
-		shared.timeoutMs === timeoutMs &&
-		shared.requests < REQUESTS_PER_DEADLINE
-	) {
-		shared.requests++;
-		return shared;
-	}
-	const signal = AbortSignal.timeout(timeoutMs);
-	const deadline = {
-		startedAt: now,
-		timeoutMs,
-		signal,
-		ctx: withDeadline(ctx, signal),
-		requests: 1,
-	};
-	deadlines.set(ctx, deadline);
-	return deadline;
-}
-
 // A longer Retry-After is not waited for: the item fails with the 429 and says when to retry.
 const MAX_RETRY_WAIT_MS = 60_000;
 
@@ -165,13 +83,18 @@ interface Target extends WebhookTarget {
 	credential: ICredentialsDecrypted;
 }
 
-async function triggerItem(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	target: Target,
-	options: NodeOptions,
-): Promise<IDataObject> {
-	const body = bodyForItem(ctx, itemIndex);
+/** What every item of one run of the node shares. */
+interface Run {
+	ctx: IExecuteFunctions;
+	items: INodeExecutionData[];
+	parameters: ItemParameters;
+	target: Target;
+	options: NodeOptions;
+}
+
+async function triggerItem(run: Run, itemIndex: number): Promise<IDataObject> {
+	const { ctx, target, options } = run;
+	const body = bodyForItem(run, itemIndex);
 	const facts = {
 		url: target.url,
 		automationId: target.automationId,
@@ -190,7 +113,8 @@ async function triggerItem(
 			ignoreHttpStatusErrors: true,
 			disableFollowRedirect: true,
 			sendCredentialsOnCrossOriginRedirect: false,
-			timeout: options.timeoutMs,
+			// No `timeout`: the deadline below covers connecting, headers and body alike, where the
+			// HTTP client's would add two more timers per request and stop only idle waits.
 			skipSslCertificateValidation: options.ignoreSsl,
 		};
 		let failure: Failure | undefined;
@@ -272,11 +196,11 @@ export async function triggerAutomations(this: IExecuteFunctions): Promise<INode
 		results.push(errorItem(nodeError, itemIndex));
 	};
 
-	let options: NodeOptions;
-	let target: Target;
+	let run: Run;
 	try {
-		options = readOptions(this, items.length);
-		target = await readTarget(this);
+		const options = readOptions(this, items.length);
+		const target = await readTarget(this);
+		run = { ctx: this, items, parameters: new ItemParameters(this), target, options };
 	} catch (error) {
 		// A problem of the node's settings: every item gets it, nothing is sent.
 		items.forEach((_, itemIndex) => fail(error, itemIndex));
@@ -287,20 +211,20 @@ export async function triggerAutomations(this: IExecuteFunctions): Promise<INode
 	// Until the node returns normally, n8n treats the try as failed (it threw).
 	let retryFollows = true;
 	const cancel = this.getExecutionCancelSignal();
+	const { batchSize, batchIntervalMs } = run.options;
 	try {
-		for (let start = 0; start < items.length; start += options.batchSize) {
-			if (start > 0 && options.batchIntervalMs > 0) await pause(options.batchIntervalMs, cancel);
+		for (let start = 0; start < items.length; start += batchSize) {
+			if (start > 0 && batchIntervalMs > 0) await pause(batchIntervalMs, cancel);
 			// Stopped: no further batch is sent; the engine reports the cancellation.
 			if (cancel?.aborted) break;
 			const indexes = Array.from(
-				{ length: Math.min(options.batchSize, items.length - start) },
+				{ length: Math.min(batchSize, items.length - start) },
 				(_, offset) => start + offset,
 			);
 			const settled = await Promise.all(
 				indexes.map(async (itemIndex) => {
 					try {
-						const json =
-							accepted?.earlier(itemIndex) ?? (await triggerItem(this, itemIndex, target, options));
+						const json = accepted?.earlier(itemIndex) ?? (await triggerItem(run, itemIndex));
 						accepted?.accepted(itemIndex, json);
 						return { itemIndex, json };
 					} catch (error) {
