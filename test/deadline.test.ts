@@ -31,6 +31,19 @@ describe('Options → Timeout: the deadline a request gets', () => {
 		expect([...counts.values()]).toEqual(Array(8).fill(REQUESTS_PER_DEADLINE));
 	});
 
+	it('counts only requests in flight: one after another, requests share one signal while it leaves them their whole Timeout', () => {
+		const ctx = nodeContext();
+		const seen = new Set<object>();
+		// Timeout 10 s: a signal lives 10.1 s, so requests in its first 100 ms share it.
+		for (let now = 0; now < 200; now += 2) {
+			const deadline = deadlineFor(ctx, 10_000, now);
+			seen.add(deadline);
+			expect(deadline.endsAt - now).toBeGreaterThanOrEqual(10_000);
+			deadline.release();
+		}
+		expect(seen.size).toBe(2);
+	});
+
 	it('is not shared between different Timeouts or different runs of the node', () => {
 		const [a, b] = [nodeContext(), nodeContext()];
 		const first = deadlineFor(a, 1000, 0);

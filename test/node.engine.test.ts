@@ -220,24 +220,31 @@ describe('batching (Options → Batching: items per batch = requests in flight t
 		);
 	});
 
-	it('a batch of 64 raises no listener-leak warning (a deadline signal serves at most 8 requests)', async () => {
-		const warnings: string[] = [];
-		const onWarning = (warning: Error) => warnings.push(warning.name);
-		process.on('warning', onWarning);
-		try {
-			// A fixed message: the 64 requests start within the same millisecond.
-			const result = await run(
-				{ message: 'Go', options: { batching: { batch: { batchSize: 64, batchInterval: 0 } } } },
-				Array.from({ length: 64 }, (_, n) => ({ n })),
-			);
-			expect(outputOf(result, NODE_NAME).map((i) => i.json.statusCode)).toEqual(
-				Array(64).fill(202),
-			);
-		} finally {
-			process.off('warning', onWarning);
-		}
-		expect(warnings).not.toContain('MaxListenersExceededWarning');
-	});
+	it.each([
+		['a batch of 64', { batching: { batch: { batchSize: 64, batchInterval: 0 } } }],
+		// One after another, all within the first 300 ms of a 30 s deadline: they share one signal.
+		['64 items one at a time', {}],
+	])(
+		'%s raises no listener-leak warning (a deadline signal serves at most 8 requests in flight)',
+		async (_, options) => {
+			const warnings: string[] = [];
+			const onWarning = (warning: Error) => warnings.push(warning.name);
+			process.on('warning', onWarning);
+			try {
+				// A fixed message: the requests of a batch start within the same millisecond.
+				const result = await run(
+					{ message: 'Go', options },
+					Array.from({ length: 64 }, (_, n) => ({ n })),
+				);
+				expect(outputOf(result, NODE_NAME).map((i) => i.json.statusCode)).toEqual(
+					Array(64).fill(202),
+				);
+			} finally {
+				process.off('warning', onWarning);
+			}
+			expect(warnings).not.toContain('MaxListenersExceededWarning');
+		},
+	);
 
 	it('every request of a batch that gets no answer fails after Options → Timeout', async () => {
 		receiver.respondWith(() => undefined);

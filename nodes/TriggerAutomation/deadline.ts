@@ -13,10 +13,13 @@ export interface Deadline {
 	signal: AbortSignal;
 	/** The node's context, with Stop and this deadline as its cancel signal. */
 	ctx: IExecuteFunctions;
-	requests: number;
+	/** Requests on this deadline that have not ended yet. */
+	inFlight: number;
+	/** Called once when a request on this deadline has ended (its abort listener is gone). */
+	release(): void;
 }
 
-// Each request adds an abort listener to the signal, and Node warns about a leak above 10.
+// Each request in flight adds an abort listener to the signal, and Node warns above 10.
 export const REQUESTS_PER_DEADLINE = 8;
 
 /** How much later than its Timeout a request may be stopped, so that nearby requests share. */
@@ -36,9 +39,9 @@ const current = new WeakMap<IExecuteFunctions, Deadline>();
 
 /**
  * The deadline of a request starting `now`. A timer signal and its combination with Stop cost
- * about 25 µs, so up to 8 requests share one: each new one is set 1% (at most 1 s) past the
- * Timeout, and is shared by requests starting while it still leaves them their whole Timeout.
- * Every request thus gets at least its Timeout and at most 1% more.
+ * about 25 µs, so requests share one: each new one is set 1% (at most 1 s) past the Timeout, and
+ * is shared by requests starting while it still leaves them their whole Timeout, up to 8 in flight
+ * at once. Every request thus gets at least its Timeout and at most 1% more.
  */
 export function deadlineFor(ctx: IExecuteFunctions, timeoutMs: number, now = Date.now()): Deadline {
 	const shared = current.get(ctx);
@@ -46,20 +49,23 @@ export function deadlineFor(ctx: IExecuteFunctions, timeoutMs: number, now = Dat
 		shared &&
 		shared.timeoutMs === timeoutMs &&
 		shared.endsAt - now >= timeoutMs &&
-		shared.requests < REQUESTS_PER_DEADLINE
+		shared.inFlight < REQUESTS_PER_DEADLINE
 	) {
-		shared.requests++;
+		shared.inFlight++;
 		return shared;
 	}
 	// Timers cannot wait longer than 2^31 - 1 ms (Options → Timeout stops there too).
 	const lifetime = Math.min(timeoutMs + slackMs(timeoutMs), 2 ** 31 - 1);
 	const signal = AbortSignal.timeout(lifetime);
-	const deadline = {
+	const deadline: Deadline = {
 		endsAt: now + lifetime,
 		timeoutMs,
 		signal,
 		ctx: withSignal(ctx, signal),
-		requests: 1,
+		inFlight: 1,
+		release: () => {
+			deadline.inFlight--;
+		},
 	};
 	current.set(ctx, deadline);
 	return deadline;

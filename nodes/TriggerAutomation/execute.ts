@@ -138,6 +138,8 @@ async function triggerItem(run: Run, itemIndex: number): Promise<IDataObject> {
 				deadline.signal.aborted && !cancelled
 					? timeoutFailure(facts)
 					: failureFromError(error, facts);
+		} finally {
+			deadline.release();
 		}
 		const signatureTimestamp = signatureTimestampOf(request);
 		if (response) {
