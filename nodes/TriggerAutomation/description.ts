@@ -82,7 +82,7 @@ export const nodeProperties: INodeProperties[] = [
 				placeholder: 'Add Batching',
 				default: { batch: {} },
 				description:
-					'Send the items in batches, as the HTTP Request node does. Without batching, items are sent one after another.',
+					'Send the items in batches; each batch waits for its answers before the next starts. Without batching, items are sent one after another.',
 				options: [
 					{
 						displayName: 'Batching',
