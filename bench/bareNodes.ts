@@ -17,26 +17,23 @@ import { MESSAGE } from './workload';
 
 export const BARE_HTTP_TYPE = 'bench.bareHttp';
 
-function description(name: string): INodeTypeDescription {
-	return {
-		displayName: name,
-		name,
+class BareHttpNode implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Bare HTTP',
+		name: BARE_HTTP_TYPE,
 		group: ['transform'],
 		version: 1,
 		description: 'Signs with node:crypto and sends with helpers.httpRequest',
-		defaults: { name },
+		defaults: { name: 'Bare HTTP' },
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		properties: [
-			{ displayName: 'URL', name: 'url', type: 'string', default: '' },
-			{ displayName: 'Secret', name: 'secret', type: 'string', default: '' },
-			{ displayName: 'Batch Size', name: 'batchSize', type: 'number', default: 1 },
-		],
+		properties: ['url', 'secret', 'batchSize'].map((name) => ({
+			displayName: name,
+			name,
+			type: name === 'batchSize' ? 'number' : 'string',
+			default: '',
+		})),
 	};
-}
-
-class BareHttpNode implements INodeType {
-	description = description(BARE_HTTP_TYPE);
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const items = this.getInputData();

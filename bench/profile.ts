@@ -92,9 +92,7 @@ export function profileSide(side: Side, c: number, runs: number, items: number) 
 			`--cpu-prof-dir=${dir}`,
 			__filename,
 			side,
-			`${c}`,
-			`${runs}`,
-			`${items}`,
+			...[c, runs, items].map(String),
 		];
 		execFileSync(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] });
 		const file = readdirSync(dir).find((name) => name.endsWith('.cpuprofile'))!;
@@ -113,7 +111,7 @@ async function child(side: Side, c: number, runs: number, items: number): Promis
 		for (let run = 0; run <= runs; run++) {
 			const { ms } = await sides.once(side, c);
 			process.stderr.write(
-				`  profile ${side} c=${c}: ${((items / ms) * 1000).toFixed(0)} items/s\n`,
+				`  profile ${side} c=${c}: ${Math.round((items / ms) * 1000)} items/s\n`,
 			);
 		}
 	} finally {

@@ -2,7 +2,8 @@
  * The webhook receiver every side sends to, in a child process of its own (so that on a 2-core
  * machine the client keeps a core). It verifies each request as the service does (spec §5:
  * HMAC-SHA256 of `<t>.<body>`, 5-minute window) with node:crypto directly, answers 202 with a
- * small JSON body, and counts requests, body bytes, a fingerprint of the bodies and TCP connections.
+ * small JSON body, and counts requests, body bytes, a fingerprint of the bodies, TCP connections
+ * and the most requests it had open at once.
  */
 import type { ChildProcess } from 'node:child_process';
 import { fork } from 'node:child_process';
@@ -17,6 +18,7 @@ export interface Counts {
 	bodyBytes: number;
 	fingerprint: number;
 	connections: number;
+	peakInFlight: number;
 }
 
 /** Order-independent fingerprint of a set of bodies: sum of a hash of each, modulo 2^32. */
@@ -30,12 +32,14 @@ const zero = (): Counts => ({
 	bodyBytes: 0,
 	fingerprint: 0,
 	connections: 0,
+	peakInFlight: 0,
 });
 
 function serve(secret: string): void {
 	const header = /^t=(\d+),v1=([0-9a-f]{64})$/;
 	const answer = Buffer.from('{"accepted":true}');
 	let counts = zero();
+	let inFlight = 0;
 	const verified = (req: IncomingMessage, body: Buffer): boolean => {
 		const value = req.headers['x-service-signature'];
 		const match = typeof value === 'string' ? header.exec(value) : null;
@@ -45,6 +49,8 @@ function serve(secret: string): void {
 		return timingSafeEqual(expected, Buffer.from(match[2], 'hex'));
 	};
 	const handle = (req: IncomingMessage, res: ServerResponse): void => {
+		counts.peakInFlight = Math.max(counts.peakInFlight, ++inFlight);
+		res.on('finish', () => inFlight--);
 		const chunks: Buffer[] = [];
 		req.on('data', (chunk: Buffer) => chunks.push(chunk));
 		req.on('end', () => {
@@ -68,8 +74,8 @@ function serve(secret: string): void {
 		const { port } = server.address() as AddressInfo;
 		process.send?.({ url: `http://127.0.0.1:${port}` });
 	});
-	process.on('message', (message: { id: number }) => {
-		process.send?.({ id: message.id, counts });
+	process.on('message', () => {
+		process.send?.(counts);
 		counts = zero();
 	});
 	// The bench is gone (finished or crashed): do not linger.
@@ -77,8 +83,6 @@ function serve(secret: string): void {
 }
 
 export class Receiver {
-	private nextId = 0;
-
 	private constructor(
 		private readonly child: ChildProcess,
 		readonly url: string,
@@ -94,18 +98,11 @@ export class Receiver {
 		return new Receiver(child, url);
 	}
 
-	/** What the receiver counted since the previous call. */
+	/** What the receiver counted since the previous call (calls never overlap). */
 	async take(): Promise<Counts> {
-		const id = this.nextId++;
-		return await new Promise<Counts>((resolve) => {
-			const onReply = (reply: { id?: number; counts: Counts }) => {
-				if (reply.id !== id) return;
-				this.child.off('message', onReply);
-				resolve(reply.counts);
-			};
-			this.child.on('message', onReply);
-			this.child.send({ id });
-		});
+		const reply = new Promise<Counts>((resolve) => this.child.once('message', resolve));
+		this.child.send('take');
+		return await reply;
 	}
 
 	stop(): void {

@@ -1,7 +1,8 @@
 /**
  * Items/s for the same items through every side, at each concurrency, side by side in one process
  * against one receiver. Each run is checked: the receiver must have verified every request and
- * received exactly the expected bodies (byte count and fingerprint).
+ * received exactly the expected bodies (byte count and fingerprint). The receiver also says how many
+ * TCP connections each run used and how many requests were open at once.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -28,11 +29,13 @@ export const SIDES: Record<Side, string> = {
 export interface Sample {
 	ms: number;
 	connections: number;
+	inFlight: number;
 }
 
 export interface SideResult {
 	perSecond: Summary;
 	connections: Summary;
+	inFlight: Summary;
 	samples: Sample[];
 }
 
@@ -44,23 +47,21 @@ export class Sides {
 	private readonly bodies: Buffer[];
 	private readonly bytes: number;
 	private readonly fingerprint: number;
+	readonly count: number;
 
 	constructor(
 		private readonly receiver: Receiver,
 		count: number,
 	) {
+		this.count = count;
 		this.items = Array.from({ length: count }, (_, i) => orderItem(i));
 		this.bodies = this.items.map(bodyFor);
 		this.bytes = this.bodies.reduce((sum, body) => sum + body.length, 0);
 		this.fingerprint = this.bodies.reduce(addFingerprint, 0);
 	}
 
-	get count(): number {
-		return this.items.length;
-	}
-
-	get bodyBytes(): number {
-		return this.bytes / this.items.length;
+	get averageBodyBytes(): number {
+		return this.bytes / this.count;
 	}
 
 	async once(side: Side, c: number): Promise<Sample> {
@@ -70,26 +71,26 @@ export class Sides {
 		await this.send(side, c);
 		const ms = elapsedMs(start);
 		const got = await this.receiver.take();
-		if (got.accepted !== this.items.length || got.rejected !== 0) {
+		if (got.accepted !== this.count || got.rejected !== 0) {
 			throw new Error(`${side} at ${c}: ${got.accepted} verified, ${got.rejected} rejected`);
 		}
 		if (got.bodyBytes !== this.bytes || got.fingerprint !== this.fingerprint) {
 			throw new Error(`${side} at ${c}: the receiver did not get the expected bodies`);
 		}
-		return { ms, connections: got.connections };
+		return { ms, connections: got.connections, inFlight: got.peakInFlight };
 	}
 
 	private async send(side: Side, c: number): Promise<void> {
 		if (side === 'raw' || side === 'rawNoKeepAlive') {
 			const url = `${this.receiver.url}${WEBHOOK_PATH}`;
 			const ok = await runRawClient(url, SECRET, this.bodies, c, side === 'raw');
-			if (ok !== this.items.length) throw new Error(`raw client: ${ok} answered 202`);
+			if (ok !== this.count) throw new Error(`raw client: ${ok} answered 202`);
 			return;
 		}
 		const run = await runWorkflow(sideWorkflow(side, this.items, c, this.receiver.url));
 		if (run.data.resultData.error) throw run.data.resultData.error;
 		const out = outputOf(run, LAST_NODE).length;
-		if (out !== this.items.length) throw new Error(`${side} at ${c}: ${out} output items`);
+		if (out !== this.count) throw new Error(`${side} at ${c}: ${out} output items`);
 	}
 }
 
@@ -115,6 +116,7 @@ export async function measureThroughput(
 			(result[side] ??= {})[c] = {
 				perSecond: summarize(list.map((s) => sides.count / (s.ms / 1000))),
 				connections: summarize(list.map((s) => s.connections)),
+				inFlight: summarize(list.map((s) => s.inFlight)),
 				samples: list,
 			};
 			log(`  c=${c} ${side}: ${result[side][c].perSecond.median.toFixed(0)} items/s`);
