@@ -11,7 +11,6 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { checkCredential } from '../../credentials/common/checkCredential';
 import { nodeProperties } from './description';
-import { triggerAutomations } from './execute';
 
 export class TriggerAutomation implements INodeType {
 	description: INodeTypeDescription = {
@@ -52,6 +51,9 @@ export class TriggerAutomation implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		// Loaded on first use: n8n loads every installed node when it starts (the main instance and
+		// each worker), and the execution code is most of this package.
+		const { triggerAutomations } = await import('./execute');
 		return await triggerAutomations.call(this);
 	}
 }
