@@ -1,18 +1,20 @@
 /**
  * Peak RSS growth for one item whose body is 10 MiB, through the engine and Trigger Automation to
  * the receiver, each run in a fresh process (this file run as the child, with --expose-gc). The
- * item is pinned data built before the baseline (the engine hands pinned items on as they are), as
- * in n8n it arrives from the previous node; peak RSS is the larger of the kernel's high-water mark
- * (VmHWM, reset after the baseline) and a 1 ms sampler.
+ * item is built before the baseline, as in n8n it arrives from the previous node; peak RSS is the
+ * larger of the kernel's high-water mark (VmHWM, reset after the baseline) and a 1 ms sampler.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { outputOf, runWorkflow } from '../dev/engine';
 import { LAST_NODE, MESSAGE, sideWorkflow, useSnapshot } from './workload';
 
 export const MEMORY_BODY_BYTES = 10 * 1024 * 1024;
+const SOURCE_TYPE = 'bench.memorySource';
+
 export interface MemoryReport {
 	bodyBytes: number;
 	growth: number;
@@ -26,6 +28,26 @@ export function measureMemory(receiverUrl: string, runs: number): MemoryReport[]
 		return JSON.parse(execFileSync(process.execPath, args, { encoding: 'utf8' })) as MemoryReport;
 	});
 }
+
+let sourceItems: IDataObject[] = [];
+
+/** Emits items already in memory, as the output of a previous node would be. */
+const source: INodeType = {
+	description: {
+		displayName: 'Memory Source',
+		name: SOURCE_TYPE,
+		group: ['trigger'],
+		version: 1,
+		description: 'Emits items that are already in memory',
+		defaults: { name: 'Start' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		properties: [],
+	},
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return [sourceItems.map((json) => ({ json }))];
+	},
+};
 
 /** Order lines, all different, until the body is `bytes` long. */
 function bigContext(bytes: number): IDataObject {
@@ -44,6 +66,13 @@ function bigContext(bytes: number): IDataObject {
 	return { lines };
 }
 
+function run(receiverUrl: string) {
+	const options = sideWorkflow('node', [], 1, receiverUrl);
+	options.workflow.nodes[0] = { ...options.workflow.nodes[0], type: SOURCE_TYPE };
+	options.pinData = undefined;
+	return runWorkflow({ ...options, extraNodeTypes: { [SOURCE_TYPE]: source } });
+}
+
 function kernelPeakRss(): number {
 	const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
 	return match ? Number(match[1]) * 1024 : 0;
@@ -51,11 +80,11 @@ function kernelPeakRss(): number {
 
 async function child(receiverUrl: string): Promise<void> {
 	await useSnapshot();
-	// Warm-up: the engine, the package and axios loaded and compiled.
-	await runWorkflow(sideWorkflow('node', [{ orderId: 1 }], 1, receiverUrl));
-	const context = bigContext(MEMORY_BODY_BYTES);
-	const bodyBytes = Buffer.byteLength(JSON.stringify({ data: { message: MESSAGE, context } }));
-	const workflow = sideWorkflow('node', [context], 1, receiverUrl);
+	sourceItems = [{ orderId: 1 }];
+	await run(receiverUrl); // warm-up: the engine, the package and axios loaded and compiled
+	sourceItems = [bigContext(MEMORY_BODY_BYTES)];
+	const body = JSON.stringify({ data: { message: MESSAGE, context: sourceItems[0] } });
+	const bodyBytes = Buffer.byteLength(body);
 	global.gc?.();
 	global.gc?.();
 	const before = process.memoryUsage();
@@ -67,7 +96,7 @@ async function child(receiverUrl: string): Promise<void> {
 		peak.heapUsed = Math.max(peak.heapUsed, now.heapUsed);
 		peak.external = Math.max(peak.external, now.external);
 	}, 1);
-	const result = await runWorkflow(workflow);
+	const result = await run(receiverUrl);
 	clearInterval(sampler);
 	const [item] = outputOf(result, LAST_NODE);
 	if (item?.json.statusCode !== 202) throw new Error('The 10 MiB item was not accepted');

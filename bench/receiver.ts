@@ -3,7 +3,8 @@
  * machine the client keeps a core). It verifies each request as the service does (spec §5:
  * HMAC-SHA256 of `<t>.<body>`, 5-minute window) with node:crypto directly, answers 202 with a
  * small JSON body, and counts requests, body bytes, a fingerprint of the bodies, TCP connections
- * and the most requests it had open at once.
+ * and the most connections open at once (every n8n side and the raw client without keep-alive use
+ * a connection per request, so for them this is the most requests in flight together).
  */
 import type { ChildProcess } from 'node:child_process';
 import { fork } from 'node:child_process';
@@ -18,7 +19,7 @@ export interface Counts {
 	bodyBytes: number;
 	fingerprint: number;
 	connections: number;
-	peakInFlight: number;
+	peakOpen: number;
 }
 
 /** Order-independent fingerprint of a set of bodies: sum of a hash of each, modulo 2^32. */
@@ -32,14 +33,14 @@ const zero = (): Counts => ({
 	bodyBytes: 0,
 	fingerprint: 0,
 	connections: 0,
-	peakInFlight: 0,
+	peakOpen: 0,
 });
 
 function serve(secret: string): void {
 	const header = /^t=(\d+),v1=([0-9a-f]{64})$/;
 	const answer = Buffer.from('{"accepted":true}');
 	let counts = zero();
-	let inFlight = 0;
+	let open = 0;
 	const verified = (req: IncomingMessage, body: Buffer): boolean => {
 		const value = req.headers['x-service-signature'];
 		const match = typeof value === 'string' ? header.exec(value) : null;
@@ -49,8 +50,6 @@ function serve(secret: string): void {
 		return timingSafeEqual(expected, Buffer.from(match[2], 'hex'));
 	};
 	const handle = (req: IncomingMessage, res: ServerResponse): void => {
-		counts.peakInFlight = Math.max(counts.peakInFlight, ++inFlight);
-		res.on('finish', () => inFlight--);
 		const chunks: Buffer[] = [];
 		req.on('data', (chunk: Buffer) => chunks.push(chunk));
 		req.on('end', () => {
@@ -69,7 +68,11 @@ function serve(secret: string): void {
 	};
 	const server = createServer(handle);
 	server.keepAliveTimeout = 60_000;
-	server.on('connection', () => counts.connections++);
+	server.on('connection', (socket) => {
+		counts.connections++;
+		counts.peakOpen = Math.max(counts.peakOpen, ++open);
+		socket.on('close', () => open--);
+	});
 	server.listen(0, '127.0.0.1', () => {
 		const { port } = server.address() as AddressInfo;
 		process.send?.({ url: `http://127.0.0.1:${port}` });

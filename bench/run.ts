@@ -125,7 +125,7 @@ async function main(): Promise<void> {
 		SIDES[side],
 		...CONCURRENCIES.map((c) => {
 			const r = t[side]![c];
-			return `${spread(r.perSecond)}/s, ${num(r.connections.median)} conn., ${num(r.inFlight.max)} at once`;
+			return `${spread(r.perSecond)}/s, ${num(r.connections.median)} conn. (≤ ${num(r.open.max)} open)`;
 		}),
 	]);
 	const ratioRow = (label: string, a: Side, b: Side) => [
@@ -159,13 +159,13 @@ ${table(['Measurement', 'Result', 'Target', 'Status'], summary)}
 
 ## Throughput
 
-${ITEMS} order-like items (${num(bodyBytes)}-byte JSON bodies on average) through n8n-core's \`WorkflowExecute\`, the package loaded from dist/ by n8n's \`PackageDirectoryLoader\` (dev/engine.ts), Start (Manual Trigger, items pinned) → the side. Concurrency N = batching with batch size N, interval 0. Every side sends the same body bytes, signed just before sending, to one receiver in a separate process that verifies every signature and counts connections; after every run the bench checks it verified all ${ITEMS} requests and got exactly the expected bodies. Items/s is over the whole workflow run; conn. = TCP connections the receiver saw; at once = the most requests the receiver had open at the same time.
+${ITEMS} order-like items (${num(bodyBytes)}-byte JSON bodies on average) through n8n-core's \`WorkflowExecute\`, the package loaded from dist/ by n8n's \`PackageDirectoryLoader\` (dev/engine.ts), Start (Manual Trigger, items pinned) → the side. Concurrency N = batching with batch size N, interval 0. Every side sends the same body bytes, signed just before sending, to one receiver in a separate process that verifies every signature and counts connections; after every run the bench checks it verified all ${ITEMS} requests and got exactly the expected bodies. Items/s is over the whole workflow run; conn. = TCP connections the receiver saw, and the most it saw open at once (for the sides with a connection per request: the most requests in flight together).
 
 ${table(['Side (items/s, TCP connections)', ...cs], sideRows)}
 
 ${table(['Ratio of items/s, per run', ...cs], ratioRows)}
 
-n8n's HTTP Request node does not bound the requests in flight: with Batch Interval 0 it starts every item's request at once, whatever Items per Batch says (the receiver saw up to ${num(Math.max(...CONCURRENCIES.map((c) => t.httpNode![c].inFlight.max)))} of its requests open together, in every column), so its columns differ only by noise. Trigger Automation keeps to Items per Batch (one request at a time without Batching, so that runs are created in item order): at concurrency 1 it sends one at a time against the HTTP Request node's all at once.
+n8n's HTTP Request node does not bound the requests in flight: with Batch Interval 0 it starts every item's request at once, whatever Items per Batch says (the receiver saw up to ${num(Math.max(...CONCURRENCIES.map((c) => t.httpNode![c].open.max)))} of its connections, one per request, open together), so its columns differ only by noise. Trigger Automation keeps to Items per Batch (one request at a time without Batching, so that runs are created in item order): at concurrency 1 it sends one at a time against the HTTP Request node's all at once.
 
 n8n's request helper (@n8n/backend-network, used by every node) builds a new http.Agent for every request, so each n8n side opens one connection per item whatever the node passes; the raw client without keep-alive does the same on purpose, and is the fair baseline for a node. The bare n8n node signs with node:crypto and sends with \`helpers.httpRequest\`, batched the same way: the least any node can do for this job, so Trigger Automation ÷ bare node is what the package itself costs.
 
@@ -175,7 +175,7 @@ n8n's request helper (@n8n/backend-network, used by every node) builds a new htt
 
 ${table(['Group', 'Trigger Automation', 'bare n8n node'], cpuRows)}
 
-${missedBare ? `Where Trigger Automation ÷ bare node is below ${TARGET.bare}×: the package's own code takes ${num(cpu.node[CPU_GROUPS[0]])} µs per item (body building, validation, signing through the credential, response parsing, output), against ${num(cpu.bare[CPU_GROUPS[1]])} µs for the bare node's JSON.stringify + HMAC; n8n's engine and helpers ${num(cpu.node[CPU_GROUPS[3]])} µs against ${num(cpu.bare[CPU_GROUPS[3]])} µs (the credential call and per-item parameters). In total ${num(total('node') - total('bare'))} µs per item more than the bare node, out of ${num(total('node'))}. The bare node skips what the package cannot: it signs in the node and calls \`helpers.httpRequest\`, where a node with a credential goes through \`httpRequestWithAuthentication\` and the credential's \`authenticate\` (n8n's lint rule \`no-http-request-with-manual-auth\` asks for that), and it neither honours Stop and Options → Timeout nor parses the answer into its output.` : ''}
+${missedBare ? `Where Trigger Automation ÷ bare node is below ${TARGET.bare}×: the package's own code takes ${num(cpu.node[CPU_GROUPS[0]])} µs per item (body building, validation, signing through the credential, response parsing, output), against ${num(cpu.bare[CPU_GROUPS[1]])} µs for the bare node's JSON.stringify + HMAC; n8n's engine and helpers ${num(cpu.node[CPU_GROUPS[3]])} µs against ${num(cpu.bare[CPU_GROUPS[3]])} µs (the credential call and per-item parameters). Together ${num(cpu.node[CPU_GROUPS[0]] + cpu.node[CPU_GROUPS[3]] - cpu.bare[CPU_GROUPS[1]] - cpu.bare[CPU_GROUPS[3]])} µs per item more than the bare node, of ${num(total('node'))} µs of CPU per item; the other groups do the same work on both sides (n8n's HTTP helper, sockets, garbage collection) and differ between the two profiles by noise. The bare node skips what the package cannot: it signs in the node and calls \`helpers.httpRequest\`, where a node with a credential goes through \`httpRequestWithAuthentication\` and the credential's \`authenticate\` (n8n's lint rule \`no-http-request-with-manual-auth\` asks for that), and it neither honours Stop and Options → Timeout nor parses the answer into its output.` : ''}
 
 ## Signing
 

@@ -2,7 +2,7 @@
  * Items/s for the same items through every side, at each concurrency, side by side in one process
  * against one receiver. Each run is checked: the receiver must have verified every request and
  * received exactly the expected bodies (byte count and fingerprint). The receiver also says how many
- * TCP connections each run used and how many requests were open at once.
+ * TCP connections each run used and the most it had open at once.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -29,13 +29,13 @@ export const SIDES: Record<Side, string> = {
 export interface Sample {
 	ms: number;
 	connections: number;
-	inFlight: number;
+	open: number;
 }
 
 export interface SideResult {
 	perSecond: Summary;
 	connections: Summary;
-	inFlight: Summary;
+	open: Summary;
 	samples: Sample[];
 }
 
@@ -77,7 +77,7 @@ export class Sides {
 		if (got.bodyBytes !== this.bytes || got.fingerprint !== this.fingerprint) {
 			throw new Error(`${side} at ${c}: the receiver did not get the expected bodies`);
 		}
-		return { ms, connections: got.connections, inFlight: got.peakInFlight };
+		return { ms, connections: got.connections, open: got.peakOpen };
 	}
 
 	private async send(side: Side, c: number): Promise<void> {
@@ -116,7 +116,7 @@ export async function measureThroughput(
 			(result[side] ??= {})[c] = {
 				perSecond: summarize(list.map((s) => sides.count / (s.ms / 1000))),
 				connections: summarize(list.map((s) => s.connections)),
-				inFlight: summarize(list.map((s) => s.inFlight)),
+				open: summarize(list.map((s) => s.open)),
 				samples: list,
 			};
 			log(`  c=${c} ${side}: ${result[side][c].perSecond.median.toFixed(0)} items/s`);
