@@ -1,20 +1,20 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import { REQUESTS_PER_DEADLINE, deadlineFor } from '../nodes/TriggerAutomation/deadline';
+import { Deadlines, REQUESTS_PER_DEADLINE } from '../nodes/TriggerAutomation/deadline';
 
-// deadlineFor reads only the execution's cancel signal from the node's context.
-const nodeContext = () =>
-	({ getExecutionCancelSignal: () => undefined }) as unknown as IExecuteFunctions;
+// Deadlines read only the execution's cancel signal from the node's context.
+const nodeContext = (cancel?: AbortSignal) =>
+	({ getExecutionCancelSignal: () => cancel }) as unknown as IExecuteFunctions;
 
 describe('Options → Timeout: the deadline a request gets', () => {
 	it('is never shorter than the Timeout and at most 1% longer, shared or not', () => {
-		const ctx = nodeContext();
+		const deadlines = new Deadlines(nodeContext());
 		const start = 1_000_000;
 		const seen = new Set<object>();
-		// One request per ms for 40 ms, as items sent one at a time.
+		// One request per ms for 40 ms, none ending: as a batch of 40 sent over 40 ms.
 		for (let now = start; now < start + 40; now++) {
-			const deadline = deadlineFor(ctx, 1000, now);
+			const deadline = deadlines.for(1000, now);
 			seen.add(deadline);
 			expect(deadline.endsAt - now).toBeGreaterThanOrEqual(1000);
 			expect(deadline.endsAt - now).toBeLessThanOrEqual(1010);
@@ -23,20 +23,20 @@ describe('Options → Timeout: the deadline a request gets', () => {
 		expect(seen.size).toBe(40 / REQUESTS_PER_DEADLINE);
 	});
 
-	it('is shared by at most 8 requests (each adds an abort listener; Node warns above 10)', () => {
-		const ctx = nodeContext();
-		const deadlines = Array.from({ length: 64 }, () => deadlineFor(ctx, 30_000, 5_000));
+	it('is shared by at most 8 requests in flight (each adds an abort listener; Node warns above 10)', () => {
+		const deadlines = new Deadlines(nodeContext());
+		const list = Array.from({ length: 64 }, () => deadlines.for(30_000, 5_000));
 		const counts = new Map<object, number>();
-		for (const deadline of deadlines) counts.set(deadline, (counts.get(deadline) ?? 0) + 1);
+		for (const deadline of list) counts.set(deadline, (counts.get(deadline) ?? 0) + 1);
 		expect([...counts.values()]).toEqual(Array(8).fill(REQUESTS_PER_DEADLINE));
 	});
 
 	it('counts only requests in flight: one after another, requests share one signal while it leaves them their whole Timeout', () => {
-		const ctx = nodeContext();
+		const deadlines = new Deadlines(nodeContext());
 		const seen = new Set<object>();
 		// Timeout 10 s: a signal lives 10.1 s, so requests in its first 100 ms share it.
 		for (let now = 0; now < 200; now += 2) {
-			const deadline = deadlineFor(ctx, 10_000, now);
+			const deadline = deadlines.for(10_000, now);
 			seen.add(deadline);
 			expect(deadline.endsAt - now).toBeGreaterThanOrEqual(10_000);
 			deadline.release();
@@ -45,16 +45,44 @@ describe('Options → Timeout: the deadline a request gets', () => {
 	});
 
 	it('is not shared between different Timeouts or different runs of the node', () => {
-		const [a, b] = [nodeContext(), nodeContext()];
-		const first = deadlineFor(a, 1000, 0);
-		expect(deadlineFor(a, 2000, 0)).not.toBe(first);
-		expect(deadlineFor(b, 1000, 0)).not.toBe(first);
+		const [a, b] = [new Deadlines(nodeContext()), new Deadlines(nodeContext())];
+		const first = a.for(1000, 0);
+		expect(a.for(2000, 0)).not.toBe(first);
+		expect(b.for(1000, 0)).not.toBe(first);
 	});
 
-	it('fires: its signal aborts once the Timeout has passed', async () => {
-		const deadline = deadlineFor(nodeContext(), 50);
-		expect(deadline.signal.aborted).toBe(false);
-		await new Promise((settle) => deadline.signal.addEventListener('abort', settle));
+	it('fires: the request signal aborts once the Timeout has passed, and says it was the timer', async () => {
+		const deadline = new Deadlines(nodeContext()).for(50);
+		const requestSignal = deadline.ctx.getExecutionCancelSignal()!;
+		expect(requestSignal.aborted).toBe(false);
+		await new Promise((settle) => requestSignal.addEventListener('abort', settle));
 		expect(Date.now()).toBeGreaterThanOrEqual(deadline.endsAt - 5);
+		expect(deadline.signal.aborted).toBe(true);
+	});
+
+	it("Stop aborts every request's signal, not the timer, through one listener for the run, gone after dispose", () => {
+		const stop = new AbortController();
+		const deadlines = new Deadlines(nodeContext(stop.signal));
+		const list = Array.from({ length: 40 }, () => deadlines.for(30_000, 0));
+		const signals = new Set(list.map((d) => d.ctx.getExecutionCancelSignal()!));
+		expect(signals.size).toBe(5);
+		stop.abort();
+		expect([...signals].every((signal) => signal.aborted)).toBe(true);
+		expect(list.some((d) => d.signal.aborted)).toBe(false);
+
+		// A run that ends removes its listener: the execution's signal keeps none per run.
+		const later = new AbortController();
+		const runs = Array.from({ length: 20 }, () => new Deadlines(nodeContext(later.signal)));
+		const kept = runs.map((run) => run.for(30_000).ctx.getExecutionCancelSignal()!);
+		runs.forEach((run) => run.dispose());
+		later.abort();
+		expect(kept.some((signal) => signal.aborted)).toBe(false);
+	});
+
+	it('a request that starts after Stop gets a signal already aborted', () => {
+		const stop = new AbortController();
+		stop.abort();
+		const deadline = new Deadlines(nodeContext(stop.signal)).for(30_000);
+		expect(deadline.ctx.getExecutionCancelSignal()!.aborted).toBe(true);
 	});
 });

@@ -7,11 +7,12 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 export interface Deadline {
-	/** When the signal fires (ms since the epoch). */
+	/** When the timer fires (ms since the epoch). */
 	endsAt: number;
 	timeoutMs: number;
+	/** The timer alone: aborted means the Timeout passed (Stop does not abort it). */
 	signal: AbortSignal;
-	/** The node's context, with Stop and this deadline as its cancel signal. */
+	/** The node's context, whose cancel signal fires at Stop or at this deadline. */
 	ctx: IExecuteFunctions;
 	/** Requests on this deadline that have not ended yet. */
 	inFlight: number;
@@ -27,46 +28,76 @@ export function slackMs(timeoutMs: number): number {
 	return Math.min(1000, Math.floor(timeoutMs / 100));
 }
 
-function withSignal(ctx: IExecuteFunctions, deadline: AbortSignal): IExecuteFunctions {
-	const cancel = ctx.getExecutionCancelSignal();
-	const signal = cancel ? AbortSignal.any([cancel, deadline]) : deadline;
-	return Object.create(ctx, {
-		getExecutionCancelSignal: { value: () => signal },
-	}) as IExecuteFunctions;
-}
-
-const current = new WeakMap<IExecuteFunctions, Deadline>();
-
 /**
- * The deadline of a request starting `now`. A timer signal and its combination with Stop cost
- * about 25 µs, so requests share one: each new one is set 1% (at most 1 s) past the Timeout, and
- * is shared by requests starting while it still leaves them their whole Timeout, up to 8 in flight
- * at once. Every request thus gets at least its Timeout and at most 1% more.
+ * The deadlines of one run of the node. A timer signal costs about 25 µs, so requests share one:
+ * each new one is set 1% (at most 1 s) past the Timeout, and is shared by requests starting while
+ * it still leaves them their whole Timeout, up to 8 in flight at once. Every request thus gets at
+ * least its Timeout and at most 1% more.
+ *
+ * Stop reaches every deadline through one listener on the execution's signal for the whole run,
+ * removed by `dispose`: a listener per deadline would pile up on that signal, and
+ * `AbortSignal.any` (which adds none) made each request about 0.3 ms slower in Node 20.
  */
-export function deadlineFor(ctx: IExecuteFunctions, timeoutMs: number, now = Date.now()): Deadline {
-	const shared = current.get(ctx);
-	if (
-		shared &&
-		shared.timeoutMs === timeoutMs &&
-		shared.endsAt - now >= timeoutMs &&
-		shared.inFlight < REQUESTS_PER_DEADLINE
-	) {
-		shared.inFlight++;
-		return shared;
-	}
-	// Timers cannot wait longer than 2^31 - 1 ms (Options → Timeout stops there too).
-	const lifetime = Math.min(timeoutMs + slackMs(timeoutMs), 2 ** 31 - 1);
-	const signal = AbortSignal.timeout(lifetime);
-	const deadline: Deadline = {
-		endsAt: now + lifetime,
-		timeoutMs,
-		signal,
-		ctx: withSignal(ctx, signal),
-		inFlight: 1,
-		release: () => {
-			deadline.inFlight--;
-		},
+export class Deadlines {
+	private current: Deadline | undefined;
+	private readonly controllers = new Set<AbortController>();
+	private readonly cancel: AbortSignal | undefined;
+	private readonly onCancel = () => {
+		for (const controller of this.controllers) controller.abort(this.cancel?.reason);
 	};
-	current.set(ctx, deadline);
-	return deadline;
+
+	constructor(private readonly ctx: IExecuteFunctions) {
+		this.cancel = ctx.getExecutionCancelSignal();
+		this.cancel?.addEventListener('abort', this.onCancel, { once: true });
+	}
+
+	/** The deadline of a request starting `now`. */
+	for(timeoutMs: number, now = Date.now()): Deadline {
+		const shared = this.current;
+		if (
+			shared &&
+			shared.timeoutMs === timeoutMs &&
+			shared.endsAt - now >= timeoutMs &&
+			shared.inFlight < REQUESTS_PER_DEADLINE
+		) {
+			shared.inFlight++;
+			return shared;
+		}
+		// Timers cannot wait longer than 2^31 - 1 ms (Options → Timeout stops there too).
+		const lifetime = Math.min(timeoutMs + slackMs(timeoutMs), 2 ** 31 - 1);
+		const timer = AbortSignal.timeout(lifetime);
+		const controller = new AbortController();
+		this.controllers.add(controller);
+		timer.addEventListener(
+			'abort',
+			() => {
+				controller.abort(timer.reason);
+				this.controllers.delete(controller);
+			},
+			{ once: true },
+		);
+		if (this.cancel?.aborted) controller.abort(this.cancel.reason);
+		const signal = controller.signal;
+		const deadline: Deadline = {
+			endsAt: now + lifetime,
+			timeoutMs,
+			signal: timer,
+			ctx: Object.create(this.ctx, {
+				getExecutionCancelSignal: { value: () => signal },
+			}) as IExecuteFunctions,
+			inFlight: 1,
+			release: () => {
+				deadline.inFlight--;
+			},
+		};
+		this.current = deadline;
+		return deadline;
+	}
+
+	/** After the run: no listener of it stays on the execution's signal. */
+	dispose(): void {
+		this.cancel?.removeEventListener('abort', this.onCancel);
+		this.controllers.clear();
+		this.current = undefined;
+	}
 }

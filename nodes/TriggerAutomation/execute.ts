@@ -28,7 +28,7 @@ import {
 } from './failures';
 import { contextFromFields, contextFromJson, messageText, serializeBody } from './requestBody';
 import { acceptedItems } from './acceptedItems';
-import { deadlineFor } from './deadline';
+import { Deadlines } from './deadline';
 import { ItemParameters } from './itemParameters';
 import type { NodeOptions } from './options';
 import { readOptions } from './options';
@@ -90,6 +90,7 @@ interface Run {
 	parameters: ItemParameters;
 	target: Target;
 	options: NodeOptions;
+	deadlines: Deadlines;
 }
 
 async function triggerItem(run: Run, itemIndex: number): Promise<IDataObject> {
@@ -119,7 +120,7 @@ async function triggerItem(run: Run, itemIndex: number): Promise<IDataObject> {
 		};
 		let failure: Failure | undefined;
 		let response: RawResponse | undefined;
-		const deadline = deadlineFor(ctx, options.timeoutMs);
+		const deadline = run.deadlines.for(options.timeoutMs);
 		try {
 			const raw = (await ctx.helpers.httpRequestWithAuthentication.call(
 				deadline.ctx,
@@ -202,7 +203,8 @@ export async function triggerAutomations(this: IExecuteFunctions): Promise<INode
 	try {
 		const options = readOptions(this, items.length);
 		const target = await readTarget(this);
-		run = { ctx: this, items, parameters: new ItemParameters(this), target, options };
+		const parameters = new ItemParameters(this);
+		run = { ctx: this, items, parameters, target, options, deadlines: new Deadlines(this) };
 	} catch (error) {
 		// A problem of the node's settings: every item gets it, nothing is sent.
 		items.forEach((_, itemIndex) => fail(error, itemIndex));
@@ -247,6 +249,7 @@ export async function triggerAutomations(this: IExecuteFunctions): Promise<INode
 		}
 		retryFollows = results[0]?.json.error !== undefined;
 	} finally {
+		run.deadlines.dispose();
 		accepted?.finish(retryFollows);
 	}
 	return [results];
