@@ -14,7 +14,7 @@ import { CPU_GROUPS, profileSide } from './profile';
 import { Receiver } from './receiver';
 import { measureSigning } from './signing';
 import type { Summary } from './stats';
-import { elapsedMs, num, ratio, spread, summarize } from './stats';
+import { elapsedMs, num, ratio, ratioMiddle, spread, summarize } from './stats';
 import type { Side, ThroughputResult } from './throughput';
 import { SIDES, Sides, measureThroughput } from './throughput';
 import { PACKAGE_DIR, SECRET, takeSnapshot, useSnapshot } from './workload';
@@ -23,6 +23,9 @@ const ITEMS = 1000;
 const CONCURRENCIES = [1, 8, 64];
 const RUNS = 5;
 const PROFILE_RUNS = 3;
+// Many short alternating blocks: a burst of other work lands on both sides alike.
+const SIGNING_PAIRS = 101;
+const SIGNING_BLOCK_MS = 10;
 const ORDER: Side[] = ['node', 'httpNode', 'diy', 'bare', 'rawNoKeepAlive', 'raw'];
 const TARGET = { bare: 0.95, httpNode: 1.0, signing: 0.95, memory: 2, loadMs: 5 };
 
@@ -71,7 +74,7 @@ async function main(): Promise<void> {
 		bare: profileSide('bare', 1, PROFILE_RUNS, ITEMS),
 	};
 	log('3/5 signing');
-	const signing = measureSigning(9, 100);
+	const signing = measureSigning(SIGNING_PAIRS, SIGNING_BLOCK_MS);
 	log('4/5 memory');
 	const memoryReceiver = await Receiver.start(SECRET);
 	const memory = measureMemory(memoryReceiver.url, RUNS);
@@ -109,7 +112,7 @@ async function main(): Promise<void> {
 	}
 	for (const s of signing) {
 		const label = `Signing, ${s.label} body: computeSignature ÷ bare createHmac`;
-		add(label, ratio(s.ratio), `≥ ${TARGET.signing}×`, s.ratio.median >= TARGET.signing);
+		add(label, ratioMiddle(s.ratio), `≥ ${TARGET.signing}×`, s.ratio.median >= TARGET.signing);
 	}
 	const mib = num(MEMORY_BODY_BYTES / 2 ** 20);
 	const memoryLabel = `Memory: peak RSS growth, one item with a ${mib} MiB body`;
@@ -179,11 +182,11 @@ ${missedBare ? `Where Trigger Automation ÷ bare node is below ${TARGET.bare}×:
 
 ## Signing
 
-computeSignature (the shipped dist/ build) against \`\` createHmac('sha256', secret).update(\`\${t}.\`).update(body).digest('hex') \`\` on Buffer bodies (1 KB = 1,024 bytes), 9 alternating pairs of 100 ms blocks, a fresh timestamp per signature; MB/s = 10^6 bytes/s.
+computeSignature (the shipped dist/ build) against \`\` createHmac('sha256', secret).update(\`\${t}.\`).update(body).digest('hex') \`\` on Buffer bodies (1 KB = 1,024 bytes), ${SIGNING_PAIRS} alternating pairs of ${SIGNING_BLOCK_MS} ms blocks (at least one signature each), a fresh timestamp per signature; MB/s = 10^6 bytes/s, median of the blocks; the ratio is taken per pair.
 
 ${table(
 	['Body', 'computeSignature, MB/s', 'bare createHmac, MB/s', 'ratio'],
-	signing.map((s) => [s.label, spread(s.helper), spread(s.bare), ratio(s.ratio)]),
+	signing.map((s) => [s.label, num(s.helper.median), num(s.bare.median), ratioMiddle(s.ratio)]),
 )}
 
 ## Memory

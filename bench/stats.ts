@@ -4,6 +4,9 @@ export interface Summary {
 	median: number;
 	min: number;
 	max: number;
+	/** Lower and upper quartile (nearest rank). */
+	q1: number;
+	q3: number;
 }
 
 export function summarize(values: number[]): Summary {
@@ -11,7 +14,8 @@ export function summarize(values: number[]): Summary {
 	const sorted = [...values].sort((a, b) => a - b);
 	const mid = Math.floor(sorted.length / 2);
 	const median = sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-	return { median, min: sorted[0], max: sorted[sorted.length - 1] };
+	const rank = (q: number) => sorted[Math.round(q * (sorted.length - 1))];
+	return { median, min: sorted[0], max: sorted[sorted.length - 1], q1: rank(0.25), q3: rank(0.75) };
 }
 
 /** 12,345.6 */
@@ -29,6 +33,11 @@ export function spread(s: Summary, decimals = 0, unit = ''): string {
 
 export function ratio(s: Summary): string {
 	return `${s.median.toFixed(2)}× (${s.min.toFixed(2)}–${s.max.toFixed(2)})`;
+}
+
+/** `median (middle half: q1–q3)`, for many short samples whose extremes are noise. */
+export function ratioMiddle(s: Summary): string {
+	return `${s.median.toFixed(2)}× (middle half ${s.q1.toFixed(2)}–${s.q3.toFixed(2)})`;
 }
 
 export function elapsedMs(start: bigint): number {
