@@ -38,10 +38,10 @@ function stealSeconds(): number {
 	return Number(readFileSync('/proc/stat', 'utf8').split(/\s+/)[8]) / 100;
 }
 
-/** Per-run ratio of items/s, side a ÷ side b (both ran in the same round). */
-function perRun(t: ThroughputResult, a: Side, b: Side, c: number): Summary {
+/** Per-run ratio of items/s (or of CPU time per item, b ÷ a), side a ÷ side b, same round. */
+function perRun(t: ThroughputResult, a: Side, b: Side, c: number, of: 'ms' | 'cpuUs' = 'ms') {
 	const bs = t[b]![c].samples;
-	return summarize(t[a]![c].samples.map((s, i) => bs[i].ms / s.ms));
+	return summarize(t[a]![c].samples.map((s, i) => bs[i][of] / s[of]));
 }
 
 const row = (cells: string[]) => `| ${cells.join(' | ')} |`;
@@ -110,6 +110,10 @@ async function main(): Promise<void> {
 			add(label, ratio(list[i]), target, met?.(list[i].median));
 		});
 	}
+	CONCURRENCIES.forEach((c) => {
+		const label = `CPU time per item, concurrency ${c}: bare n8n node ÷ Trigger Automation (steadier on a shared machine)`;
+		add(label, ratio(perRun(t, 'node', 'bare', c, 'cpuUs')));
+	});
 	for (const s of signing) {
 		const label = `Signing, ${s.label} body: computeSignature ÷ bare createHmac`;
 		add(label, ratioMiddle(s.ratio), `≥ ${TARGET.signing}×`, s.ratio.median >= TARGET.signing);
@@ -142,6 +146,13 @@ async function main(): Promise<void> {
 		}),
 		ratioRow('bare n8n node ÷ raw client, new connection per request', 'bare', 'rawNoKeepAlive'),
 	];
+	const cpuRatioRows = (['bare', 'httpNode', 'diy'] as Side[]).map((b) => [
+		`CPU per item: ${SIDES[b].split(':')[0]} ÷ Trigger Automation`,
+		...CONCURRENCIES.map((c) => ratio(perRun(t, 'node', b, c, 'cpuUs'))),
+	]);
+	const cpuPerItemRows = ORDER.filter((side) => side !== 'raw' && side !== 'rawNoKeepAlive').map(
+		(side) => [SIDES[side], ...CONCURRENCIES.map((c) => spread(t[side]![c].cpuUs, 0, ' µs'))],
+	);
 	const total = (side: 'node' | 'bare') => CPU_GROUPS.reduce((sum, g) => sum + cpu[side][g], 0);
 	const cpuRows = [
 		...CPU_GROUPS.map((g) => [g, num(cpu.node[g]), num(cpu.bare[g])]),
@@ -167,6 +178,12 @@ ${ITEMS} order-like items (${num(bodyBytes)}-byte JSON bodies on average) throug
 ${table(['Side (items/s, TCP connections)', ...cs], sideRows)}
 
 ${table(['Ratio of items/s, per run', ...cs], ratioRows)}
+
+Items/s is what a user waits for, but on a shared machine it moves with the CPU time the hypervisor takes away. CPU time of the bench process per item (all its threads; the receiver is a process of its own) does not include that time, so its ratios are the steadier measure of what each side costs; a ratio above 1.0× means Trigger Automation used less CPU per item:
+
+${table(['CPU time per item', ...cs], cpuPerItemRows)}
+
+${table(['Ratio of CPU time per item, per run', ...cs], cpuRatioRows)}
 
 n8n's HTTP Request node does not bound the requests in flight: with Batch Interval 0 it starts every item's request at once, whatever Items per Batch says (the receiver saw up to ${num(Math.max(...CONCURRENCIES.map((c) => t.httpNode![c].open.max)))} of its connections, one per request, open together), so its columns differ only by noise. Trigger Automation keeps to Items per Batch (one request at a time without Batching, so that runs are created in item order): at concurrency 1 it sends one at a time against the HTTP Request node's all at once.
 

@@ -28,12 +28,15 @@ export const SIDES: Record<Side, string> = {
 
 export interface Sample {
 	ms: number;
+	/** CPU time of this process (all its threads) per item, µs: time the hypervisor takes is not in it. */
+	cpuUs: number;
 	connections: number;
 	open: number;
 }
 
 export interface SideResult {
 	perSecond: Summary;
+	cpuUs: Summary;
 	connections: Summary;
 	open: Summary;
 	samples: Sample[];
@@ -68,8 +71,10 @@ export class Sides {
 		global.gc?.();
 		await this.receiver.take();
 		const start = process.hrtime.bigint();
+		const cpuStart = process.cpuUsage();
 		await this.send(side, c);
 		const ms = elapsedMs(start);
+		const cpu = process.cpuUsage(cpuStart);
 		const got = await this.receiver.take();
 		if (got.accepted !== this.count || got.rejected !== 0) {
 			throw new Error(`${side} at ${c}: ${got.accepted} verified, ${got.rejected} rejected`);
@@ -77,7 +82,8 @@ export class Sides {
 		if (got.bodyBytes !== this.bytes || got.fingerprint !== this.fingerprint) {
 			throw new Error(`${side} at ${c}: the receiver did not get the expected bodies`);
 		}
-		return { ms, connections: got.connections, open: got.peakOpen };
+		const cpuUs = (cpu.user + cpu.system) / this.count;
+		return { ms, cpuUs, connections: got.connections, open: got.peakOpen };
 	}
 
 	private async send(side: Side, c: number): Promise<void> {
@@ -115,6 +121,7 @@ export async function measureThroughput(
 			const list = samples.get(side)!;
 			(result[side] ??= {})[c] = {
 				perSecond: summarize(list.map((s) => sides.count / (s.ms / 1000))),
+				cpuUs: summarize(list.map((s) => s.cpuUs)),
 				connections: summarize(list.map((s) => s.connections)),
 				open: summarize(list.map((s) => s.open)),
 				samples: list,
