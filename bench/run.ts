@@ -111,7 +111,7 @@ async function main(): Promise<void> {
 		});
 	}
 	CONCURRENCIES.forEach((c) => {
-		const label = `CPU time per item, concurrency ${c}: bare n8n node ÷ Trigger Automation (steadier on a shared machine)`;
+		const label = `CPU time per item, concurrency ${c}: bare n8n node ÷ Trigger Automation`;
 		add(label, ratio(perRun(t, 'node', 'bare', c, 'cpuUs')));
 	});
 	for (const s of signing) {
@@ -179,7 +179,7 @@ ${table(['Side (items/s, TCP connections)', ...cs], sideRows)}
 
 ${table(['Ratio of items/s, per run', ...cs], ratioRows)}
 
-Items/s is what a user waits for, but on a shared machine it moves with the CPU time the hypervisor takes away. CPU time of the bench process per item (all its threads; the receiver is a process of its own) does not include that time, so its ratios are the steadier measure of what each side costs; a ratio above 1.0× means Trigger Automation used less CPU per item:
+CPU time of the bench process per item, all its threads (the receiver is a process of its own): what each side costs the n8n process. A ratio above 1.0× means Trigger Automation used less CPU per item.
 
 ${table(['CPU time per item', ...cs], cpuPerItemRows)}
 
