@@ -2,6 +2,8 @@
  * The bare n8n node, run in the same engine: the least an n8n node can do for this job. It signs
  * the same body bytes with bare node:crypto and sends them with n8n's `helpers.httpRequest`,
  * batched like Trigger Automation, so Trigger Automation minus this = the package's own cost.
+ * It passes the execution's Stop signal with each request, as n8n does for every request made with
+ * a credential (httpRequestWithAuthentication sets it whatever the node asks).
  */
 import { createHmac } from 'node:crypto';
 import type {
@@ -53,6 +55,7 @@ class BareHttpNode implements INodeType {
 				returnFullResponse: true,
 				ignoreHttpStatusErrors: true,
 				disableFollowRedirect: true,
+				abortSignal: this.getExecutionCancelSignal(),
 			})) as { statusCode: number };
 			return { statusCode: response.statusCode };
 		};
