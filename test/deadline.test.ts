@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
@@ -77,6 +78,14 @@ describe('Options → Timeout: the deadline a request gets', () => {
 		runs.forEach((run) => run.dispose());
 		later.abort();
 		expect(kept.some((signal) => signal.aborted)).toBe(false);
+	});
+
+	it("after the run no timer holds on to it: dispose unhooks every deadline's timer", () => {
+		const deadlines = new Deadlines(nodeContext(new AbortController().signal));
+		const timers = [deadlines.for(3_600_000, 0), deadlines.for(60_000, 0)].map((d) => d.signal);
+		expect(timers.map((timer) => getEventListeners(timer, 'abort').length)).toEqual([1, 1]);
+		deadlines.dispose();
+		expect(timers.map((timer) => getEventListeners(timer, 'abort').length)).toEqual([0, 0]);
 	});
 
 	it('a request that starts after Stop gets a signal already aborted', () => {

@@ -40,10 +40,11 @@ export function slackMs(timeoutMs: number): number {
  */
 export class Deadlines {
 	private current: Deadline | undefined;
-	private readonly controllers = new Set<AbortController>();
+	/** Each live deadline's controller, with what unhooks it from its timer. */
+	private readonly controllers = new Map<AbortController, () => void>();
 	private readonly cancel: AbortSignal | undefined;
 	private readonly onCancel = () => {
-		for (const controller of this.controllers) controller.abort(this.cancel?.reason);
+		for (const controller of this.controllers.keys()) controller.abort(this.cancel?.reason);
 	};
 
 	constructor(private readonly ctx: IExecuteFunctions) {
@@ -67,15 +68,12 @@ export class Deadlines {
 		const lifetime = Math.min(timeoutMs + slackMs(timeoutMs), 2 ** 31 - 1);
 		const timer = AbortSignal.timeout(lifetime);
 		const controller = new AbortController();
-		this.controllers.add(controller);
-		timer.addEventListener(
-			'abort',
-			() => {
-				controller.abort(timer.reason);
-				this.controllers.delete(controller);
-			},
-			{ once: true },
-		);
+		const onTimer = () => {
+			controller.abort(timer.reason);
+			this.controllers.delete(controller);
+		};
+		timer.addEventListener('abort', onTimer, { once: true });
+		this.controllers.set(controller, () => timer.removeEventListener('abort', onTimer));
 		if (this.cancel?.aborted) controller.abort(this.cancel.reason);
 		const signal = controller.signal;
 		const deadline: Deadline = {
@@ -94,9 +92,13 @@ export class Deadlines {
 		return deadline;
 	}
 
-	/** After the run: no listener of it stays on the execution's signal. */
+	/**
+	 * After the run: no listener of it stays on the execution's signal, and no timer (a timer
+	 * signal with a listener is kept alive until it fires) holds on to this run's context.
+	 */
 	dispose(): void {
 		this.cancel?.removeEventListener('abort', this.onCancel);
+		for (const unhook of this.controllers.values()) unhook();
 		this.controllers.clear();
 		this.current = undefined;
 	}

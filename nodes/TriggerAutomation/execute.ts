@@ -199,12 +199,11 @@ export async function triggerAutomations(this: IExecuteFunctions): Promise<INode
 		results.push(errorItem(nodeError, itemIndex));
 	};
 
-	let run: Run;
+	let settings: Omit<Run, 'deadlines'>;
 	try {
 		const options = readOptions(this, items.length);
 		const target = await readTarget(this);
-		const parameters = new ItemParameters(this);
-		run = { ctx: this, items, parameters, target, options, deadlines: new Deadlines(this) };
+		settings = { ctx: this, items, parameters: new ItemParameters(this), target, options };
 	} catch (error) {
 		// A problem of the node's settings: every item gets it, nothing is sent.
 		items.forEach((_, itemIndex) => fail(error, itemIndex));
@@ -212,6 +211,8 @@ export async function triggerAutomations(this: IExecuteFunctions): Promise<INode
 	}
 
 	const accepted = acceptedItems(this);
+	// Disposed in the `finally` below: nothing that can throw comes in between.
+	const run: Run = { ...settings, deadlines: new Deadlines(this) };
 	// Until the node returns normally, n8n treats the try as failed (it threw).
 	let retryFollows = true;
 	const cancel = this.getExecutionCancelSignal();
