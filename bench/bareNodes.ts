@@ -29,12 +29,11 @@ class BareHttpNode implements INodeType {
 		defaults: { name: 'Bare HTTP' },
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		properties: ['url', 'secret', 'batchSize'].map((name) => ({
-			displayName: name,
-			name,
-			type: name === 'batchSize' ? 'number' : 'string',
-			default: '',
-		})),
+		properties: [
+			{ displayName: 'URL', name: 'url', type: 'string', default: '' },
+			{ displayName: 'Secret', name: 'secret', type: 'string', default: '' },
+			{ displayName: 'Batch Size', name: 'batchSize', type: 'number', default: 1 },
+		],
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -99,7 +99,5 @@ export class Deadlines {
 	dispose(): void {
 		this.cancel?.removeEventListener('abort', this.onCancel);
 		for (const unhook of this.controllers.values()) unhook();
-		this.controllers.clear();
-		this.current = undefined;
 	}
 }
