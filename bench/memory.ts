@@ -1,8 +1,8 @@
 /**
  * Peak RSS growth for one item whose body is 10 MiB, through the engine and Trigger Automation to
  * the receiver, each run in a fresh process (this file run as the child, with --expose-gc). The
- * item is built before the baseline, as in n8n it arrives from the previous node; peak RSS is the
- * larger of the kernel's high-water mark (VmHWM, reset after the baseline) and a 1 ms sampler.
+ * item is built before the baseline, as in n8n it arrives from the previous node; the peak is the
+ * kernel's high-water mark of RSS (VmHWM), reset after the baseline.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -18,8 +18,6 @@ const SOURCE_TYPE = 'bench.memorySource';
 export interface MemoryReport {
 	bodyBytes: number;
 	growth: number;
-	heapGrowth: number;
-	externalGrowth: number;
 }
 
 export function measureMemory(receiverUrl: string, runs: number): MemoryReport[] {
@@ -75,7 +73,8 @@ function run(receiverUrl: string) {
 
 function kernelPeakRss(): number {
 	const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
-	return match ? Number(match[1]) * 1024 : 0;
+	if (!match) throw new Error('No VmHWM in /proc/self/status');
+	return Number(match[1]) * 1024;
 }
 
 async function child(receiverUrl: string): Promise<void> {
@@ -87,25 +86,12 @@ async function child(receiverUrl: string): Promise<void> {
 	const bodyBytes = Buffer.byteLength(body);
 	global.gc?.();
 	global.gc?.();
-	const before = process.memoryUsage();
+	const before = process.memoryUsage().rss;
 	writeFileSync('/proc/self/clear_refs', '5'); // resets VmHWM to the current RSS
-	const peak = { ...before };
-	const sampler = setInterval(() => {
-		const now = process.memoryUsage();
-		peak.rss = Math.max(peak.rss, now.rss);
-		peak.heapUsed = Math.max(peak.heapUsed, now.heapUsed);
-		peak.external = Math.max(peak.external, now.external);
-	}, 1);
 	const result = await run(receiverUrl);
-	clearInterval(sampler);
 	const [item] = outputOf(result, LAST_NODE);
 	if (item?.json.statusCode !== 202) throw new Error('The 10 MiB item was not accepted');
-	const report: MemoryReport = {
-		bodyBytes,
-		growth: Math.max(peak.rss, process.memoryUsage().rss, kernelPeakRss()) - before.rss,
-		heapGrowth: peak.heapUsed - before.heapUsed,
-		externalGrowth: peak.external - before.external,
-	};
+	const report: MemoryReport = { bodyBytes, growth: kernelPeakRss() - before };
 	process.stdout.write(JSON.stringify(report));
 }
 

@@ -50,37 +50,28 @@ interface Profile {
 	timeDeltas: number[];
 }
 
-function owner(stack: ProfileNode[]): CpuGroup | 'startup' | 'idle' {
-	const leaf = stack[0].callFrame.functionName;
-	if (leaf === '(idle)' || leaf === '(program)') return 'idle';
-	if (leaf === '(garbage collector)') return 'garbage collection';
-	for (const frame of stack) {
-		for (const [pattern, group] of OWNERS) if (pattern.test(frame.callFrame.url)) return group;
-		if (frame.callFrame.functionName === 'writev') return CPU_GROUPS[4];
-	}
-	return 'other';
-}
+type Owner = CpuGroup | 'startup' | 'idle';
 
 /** µs of CPU per item by group, start-up and idle time left out. */
 function breakdown(profile: Profile, items: number): Record<CpuGroup, number> {
-	const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-	const parent = new Map<number, number>();
-	for (const n of profile.nodes) for (const child of n.children ?? []) parent.set(child, n.id);
-	const totals = Object.fromEntries(CPU_GROUPS.map((g) => [g, 0])) as Record<CpuGroup, number>;
-	const cache = new Map<number, ReturnType<typeof owner>>();
-	profile.samples.forEach((id, index) => {
-		let group = cache.get(id);
-		if (group === undefined) {
-			const stack: ProfileNode[] = [];
-			for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
-				stack.push(byId.get(at)!);
-			}
-			group = owner(stack);
-			cache.set(id, group);
-		}
-		if (group !== 'idle' && group !== 'startup') totals[group] += profile.timeDeltas[index] ?? 0;
+	const selfUs = new Map<number, number>();
+	profile.samples.forEach((id, i) => {
+		selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
 	});
-	for (const group of CPU_GROUPS) totals[group] /= items;
+	const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+	const totals = Object.fromEntries(CPU_GROUPS.map((g) => [g, 0])) as Record<CpuGroup, number>;
+	// Top down: a frame of no group of its own is charged to the group of its innermost caller.
+	const visit = (id: number, inherited: Owner) => {
+		const { callFrame, children = [] } = byId.get(id)!;
+		const name = callFrame.functionName;
+		let group = OWNERS.find(([pattern]) => pattern.test(callFrame.url))?.[1] ?? inherited;
+		if (name === 'writev') group = CPU_GROUPS[4];
+		if (name === '(idle)' || name === '(program)') group = 'idle';
+		if (name === '(garbage collector)') group = 'garbage collection';
+		if (group !== 'idle' && group !== 'startup') totals[group] += (selfUs.get(id) ?? 0) / items;
+		for (const child of children) visit(child, group);
+	};
+	visit(profile.nodes[0].id, 'other');
 	return totals;
 }
 

@@ -1,8 +1,8 @@
 /**
  * The baseline: a plain node:http client sending the same body bytes, each signed just before
- * sending with bare node:crypto, `concurrency` requests in flight (a sliding window). With
- * keep-alive it reuses `concurrency` connections; without, every request gets a new agent and so
- * a new TCP connection, as n8n's request helper does.
+ * sending with bare node:crypto, `concurrency` requests in flight (a sliding window). Every request
+ * gets a new agent and so a new TCP connection, as n8n's request helper does: no node can reuse
+ * connections, so a keep-alive client would measure what no node can reach.
  */
 import { createHmac } from 'node:crypto';
 import { Agent, request } from 'node:http';
@@ -45,27 +45,20 @@ export async function runRawClient(
 	secret: string,
 	bodies: Buffer[],
 	concurrency: number,
-	keepAlive: boolean,
 ): Promise<number> {
 	const url = new URL(target);
-	const shared = keepAlive ? new Agent({ keepAlive: true, maxSockets: concurrency }) : undefined;
 	let next = 0;
 	let accepted = 0;
 	const worker = async () => {
 		while (next < bodies.length) {
-			const body = bodies[next++];
-			const agent = shared ?? new Agent({ keepAlive: false });
+			const agent = new Agent({ keepAlive: false });
 			try {
-				if ((await post(agent, url, secret, body)) === 202) accepted++;
+				if ((await post(agent, url, secret, bodies[next++])) === 202) accepted++;
 			} finally {
-				if (!shared) agent.destroy();
+				agent.destroy();
 			}
 		}
 	};
-	try {
-		await Promise.all(Array.from({ length: concurrency }, worker));
-	} finally {
-		shared?.destroy();
-	}
+	await Promise.all(Array.from({ length: concurrency }, worker));
 	return accepted;
 }

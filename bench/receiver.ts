@@ -3,7 +3,7 @@
  * machine the client keeps a core). It verifies each request as the service does (spec §5:
  * HMAC-SHA256 of `<t>.<body>`, 5-minute window) with node:crypto directly, answers 202 with a
  * small JSON body, and counts requests, body bytes, a fingerprint of the bodies, TCP connections
- * and the most connections open at once (every n8n side and the raw client without keep-alive use
+ * and the most connections open at once (every n8n side and the raw client use
  * a connection per request, so for them this is the most requests in flight together).
  */
 import type { ChildProcess } from 'node:child_process';
@@ -13,21 +13,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface Counts {
-	accepted: number;
-	rejected: number;
-	bodyBytes: number;
-	fingerprint: number;
-	connections: number;
-	peakOpen: number;
-}
-
 /** Order-independent fingerprint of a set of bodies: sum of a hash of each, modulo 2^32. */
 export function addFingerprint(sum: number, body: Buffer): number {
 	return (sum + createHash('md5').update(body).digest().readUInt32LE(0)) % 2 ** 32;
 }
 
-const zero = (): Counts => ({
+const zero = () => ({
 	accepted: 0,
 	rejected: 0,
 	bodyBytes: 0,
@@ -35,6 +26,7 @@ const zero = (): Counts => ({
 	connections: 0,
 	peakOpen: 0,
 });
+export type Counts = ReturnType<typeof zero>;
 
 function serve(secret: string): void {
 	const header = /^t=(\d+),v1=([0-9a-f]{64})$/;

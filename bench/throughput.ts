@@ -10,20 +10,18 @@ import { outputOf, runWorkflow } from '../dev/engine';
 import { runRawClient } from './rawClient';
 import type { Receiver } from './receiver';
 import { addFingerprint } from './receiver';
-import type { Summary } from './stats';
 import { elapsedMs, summarize } from './stats';
 import type { EngineSide } from './workload';
 import { LAST_NODE, SECRET, WEBHOOK_PATH, bodyFor, orderItem, sideWorkflow } from './workload';
 
-export type Side = EngineSide | 'raw' | 'rawNoKeepAlive';
+export type Side = EngineSide | 'raw';
 
 export const SIDES: Record<Side, string> = {
 	node: 'Trigger Automation (this package)',
 	httpNode: "n8n's HTTP Request node, this credential, JSON body",
 	diy: 'do-it-yourself: Edit Fields → Crypto HMAC → HTTP Request raw body',
 	bare: 'bare n8n node: node:crypto HMAC + helpers.httpRequest',
-	raw: 'raw node:http client, keep-alive',
-	rawNoKeepAlive: 'raw node:http client, new agent (connection) per request',
+	raw: 'raw node:http client, new agent (connection) per request',
 };
 
 export interface Sample {
@@ -34,16 +32,8 @@ export interface Sample {
 	open: number;
 }
 
-export interface SideResult {
-	perSecond: Summary;
-	cpuUs: Summary;
-	connections: Summary;
-	open: Summary;
-	samples: Sample[];
-}
-
-/** side → concurrency → result */
-export type ThroughputResult = Partial<Record<Side, Record<number, SideResult>>>;
+/** side → concurrency → one sample per run */
+export type ThroughputResult = Partial<Record<Side, Record<number, Sample[]>>>;
 
 export class Sides {
 	private readonly items: IDataObject[];
@@ -87,9 +77,9 @@ export class Sides {
 	}
 
 	private async send(side: Side, c: number): Promise<void> {
-		if (side === 'raw' || side === 'rawNoKeepAlive') {
+		if (side === 'raw') {
 			const url = `${this.receiver.url}${WEBHOOK_PATH}`;
-			const ok = await runRawClient(url, SECRET, this.bodies, c, side === 'raw');
+			const ok = await runRawClient(url, SECRET, this.bodies, c);
 			if (ok !== this.count) throw new Error(`raw client: ${ok} answered 202`);
 			return;
 		}
@@ -100,33 +90,33 @@ export class Sides {
 	}
 }
 
+/**
+ * Each group of sides in rotated rounds, after one warm-up run of each (JIT, the engine's lazy
+ * modules). The raw client is a group of its own, run after the engine sides: an engine side run
+ * right after it was slowed, whichever side that was (see BENCHMARKS.md).
+ */
 export async function measureThroughput(
 	sides: Sides,
-	names: Side[],
+	groups: Side[][],
 	concurrencies: number[],
 	runs: number,
 	log: (line: string) => void,
 ): Promise<ThroughputResult> {
 	const result: ThroughputResult = {};
 	for (const c of concurrencies) {
-		// Warm-up: JIT, the engine's lazy modules, the receiver's first connections.
-		for (const side of names) await sides.once(side, c);
-		const samples = new Map<Side, Sample[]>(names.map((side) => [side, []]));
-		for (let run = 0; run < runs; run++) {
-			// Rotated, so that no side always runs first or last.
-			const order = [...names.slice(run % names.length), ...names.slice(0, run % names.length)];
-			for (const side of order) samples.get(side)!.push(await sides.once(side, c));
-		}
-		for (const side of names) {
-			const list = samples.get(side)!;
-			(result[side] ??= {})[c] = {
-				perSecond: summarize(list.map((s) => sides.count / (s.ms / 1000))),
-				cpuUs: summarize(list.map((s) => s.cpuUs)),
-				connections: summarize(list.map((s) => s.connections)),
-				open: summarize(list.map((s) => s.open)),
-				samples: list,
-			};
-			log(`  c=${c} ${side}: ${result[side][c].perSecond.median.toFixed(0)} items/s`);
+		for (const names of groups) {
+			for (const side of names) await sides.once(side, c);
+			const samples = new Map<Side, Sample[]>(names.map((side) => [side, []]));
+			for (let run = 0; run < runs; run++) {
+				// Rotated, so that no side always runs first or last.
+				const order = [...names.slice(run % names.length), ...names.slice(0, run % names.length)];
+				for (const side of order) samples.get(side)!.push(await sides.once(side, c));
+			}
+			for (const [side, list] of samples) {
+				(result[side] ??= {})[c] = list;
+				const perSecond = summarize(list.map((s) => sides.count / (s.ms / 1000))).median;
+				log(`  c=${c} ${side}: ${perSecond.toFixed(0)} items/s`);
+			}
 		}
 	}
 	return result;
