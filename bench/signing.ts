@@ -9,7 +9,7 @@ import { createHmac } from 'node:crypto';
 import type * as Signature from '../credentials/common/signature';
 import type { Summary } from './stats';
 import { elapsedMs, summarize } from './stats';
-import { BUILT, SECRET } from './workload';
+import { BUILT_SIGNATURE, SECRET } from './workload';
 
 export const SIGNING_SIZES = [
 	{ label: '1 KB', bytes: 1024 },
@@ -41,7 +41,7 @@ function rate(sign: (t: number) => string, bytes: number, minMs: number): number
 }
 
 export function measureSigning(pairs: number, blockMs: number): SigningRow[] {
-	const { computeSignature } = require(BUILT.signature) as typeof Signature;
+	const { computeSignature } = require(BUILT_SIGNATURE) as typeof Signature;
 	const unit = Buffer.from('{"sku":"SKU-12345","qty":3,"price":19.9,"note":"side door"},');
 	return SIGNING_SIZES.map(({ label, bytes }) => {
 		const body = Buffer.alloc(bytes, unit);

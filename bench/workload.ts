@@ -22,11 +22,7 @@ export const LAST_NODE = 'Send';
 
 export { PACKAGE_DIR };
 export const SNAPSHOT_DIR = join(PACKAGE_DIR, '.dev-dist', 'bench-package');
-export const BUILT = {
-	node: join(SNAPSHOT_DIR, 'dist/nodes/TriggerAutomation/TriggerAutomation.node.js'),
-	credential: join(SNAPSHOT_DIR, 'dist/credentials/ServiceWebhookSecretApi.credentials.js'),
-	signature: join(SNAPSHOT_DIR, 'dist/credentials/common/signature.js'),
-};
+export const BUILT_SIGNATURE = join(SNAPSHOT_DIR, 'dist/credentials/common/signature.js');
 
 /** Copies package.json and dist/ to SNAPSHOT_DIR (once, in the parent process). */
 export function takeSnapshot(): void {

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { loadPackage } from '../dev/engine';
 import { DEFAULTS } from '../nodes/TriggerAutomation/description';
 import { parseRetryAfter } from '../nodes/TriggerAutomation/failures';
+import { headerValue } from '../nodes/TriggerAutomation/response';
 
 describe('option defaults: what the editor shows is what the node uses', () => {
 	it('Timeout, Items per Batch and Batch Interval defaults match DEFAULTS', async () => {
@@ -35,5 +36,14 @@ describe('Retry-After (429): delta-seconds or an HTTP date', () => {
 	it('ignores what it cannot read', () => {
 		expect(parseRetryAfter(undefined, now)).toBeUndefined();
 		expect(parseRetryAfter('soon', now)).toBeUndefined();
+	});
+});
+
+describe('response headers: found whatever the case of their names', () => {
+	it('reads the lower-case name Node.js gives, and any other spelling', () => {
+		expect(headerValue({ 'retry-after': '7' }, 'Retry-After')).toBe('7');
+		expect(headerValue({ 'Retry-After': '7' }, 'retry-after')).toBe('7');
+		expect(headerValue({ LOCATION: ['/a', '/b'] }, 'location')).toBe('/a');
+		expect(headerValue({ date: 'x' }, 'location')).toBeUndefined();
 	});
 });

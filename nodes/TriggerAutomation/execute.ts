@@ -130,7 +130,9 @@ async function triggerItem(run: Run, itemIndex: number): Promise<IDataObject> {
 				{ credentialsDecrypted: target.credential },
 			)) as RawResponse;
 			response = {
-				...raw,
+				statusCode: raw.statusCode,
+				statusMessage: raw.statusMessage,
+				headers: raw.headers,
 				body: Buffer.isBuffer(raw.body) ? raw.body : Buffer.from(raw.body ?? ''),
 			};
 		} catch (error) {

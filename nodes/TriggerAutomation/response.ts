@@ -13,11 +13,13 @@ export interface RawResponse {
 
 export function headerValue(headers: IDataObject, name: string): string | undefined {
 	const wanted = name.toLowerCase();
-	for (const [key, value] of Object.entries(headers)) {
-		if (key.toLowerCase() === wanted)
-			return Array.isArray(value) ? String(value[0]) : String(value);
+	// Node.js gives header names in lower case; other spellings are looked for only when it is not.
+	let value = headers[wanted];
+	if (value === undefined) {
+		value = Object.entries(headers).find(([key]) => key.toLowerCase() === wanted)?.[1];
 	}
-	return undefined;
+	if (value === undefined) return undefined;
+	return Array.isArray(value) ? String(value[0]) : String(value);
 }
 
 const JSON_TYPE = /[/+]json\s*(;|$)/i;
