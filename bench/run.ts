@@ -20,7 +20,9 @@ import { PACKAGE_DIR, SECRET, takeSnapshot, useSnapshot } from './workload';
 
 const ITEMS = 1000;
 const CONCURRENCIES = [1, 8, 64];
-const RUNS = 5;
+// Medians of 9: on a shared machine, medians of 5 runs of one build differed by up to 10%
+// between bench runs.
+const RUNS = 9;
 const PROFILE_RUNS = 3;
 // Many short alternating blocks: a burst of other work lands on both sides alike.
 const SIGNING_PAIRS = 101;
@@ -161,7 +163,7 @@ ${table(['Measurement', 'Result', 'Target', 'Status'], summary)}
 
 ## Throughput
 
-${ITEMS} order-like items (${num(bodyBytes)}-byte JSON bodies on average) through n8n-core's \`WorkflowExecute\`, the package loaded from dist/ by n8n's \`PackageDirectoryLoader\` (dev/engine.ts), Start (Manual Trigger, items pinned) → the side. Concurrency N = batching with batch size N, interval 0. Every side sends the same body bytes, signed just before sending, to one receiver in a process of its own that verifies every signature; after every run the bench checks it verified all ${ITEMS} requests and got exactly the expected bodies. Items/s is over the whole workflow run; CPU = CPU time of the bench process per item (the receiver's is not in it); conn. = TCP connections the receiver saw, and the most open at once (with a connection per request: the most requests in flight). The engine sides ran in rotated rounds; the raw client ran after them, because an engine side that ran right after it was slower, whichever side it was.
+${ITEMS} order-like items (${num(bodyBytes)}-byte JSON bodies on average) through n8n-core's \`WorkflowExecute\`, the package loaded from dist/ by n8n's \`PackageDirectoryLoader\` (dev/engine.ts), Start (Manual Trigger, items pinned) → the side. Concurrency N = batching with batch size N, interval 0. Every side sends the same body bytes, signed just before sending, to one receiver in a process of its own that verifies every signature; after every run the bench checks it verified all ${ITEMS} requests and got exactly the expected bodies. Items/s is over the whole workflow run; CPU = CPU time of the bench process per item (the receiver's is not in it); conn. = TCP connections the receiver saw, and the most open at once (with a connection per request: the most requests in flight). The n8n sides ran in rotated rounds of their own, and the raw client after them: a round holds only the sides its ratios compare, so the runs compared are close in time.
 
 ${table(['Side', ...cs], sideRows)}
 

@@ -92,8 +92,8 @@ export class Sides {
 
 /**
  * Each group of sides in rotated rounds, after one warm-up run of each (JIT, the engine's lazy
- * modules). The raw client is a group of its own, run after the engine sides: an engine side run
- * right after it was slowed, whichever side that was (see BENCHMARKS.md).
+ * modules). A ratio compares runs of one round, so a group holds only the sides compared: the
+ * n8n sides together, the raw client after them.
  */
 export async function measureThroughput(
 	sides: Sides,
