@@ -145,6 +145,7 @@ async function main(): Promise<void> {
 		...CPU_GROUPS.map((g) => [g, num(cpu.node[g]), num(cpu.bare[g])]),
 		['**total**', `**${num(total('node'))}**`, `**${num(total('bare'))}**`],
 	];
+	const missedBare = CONCURRENCIES.some((c) => perRun(t, 'node', 'bare', c).median < TARGET.bare);
 	const ownMore =
 		cpu.node[CPU_GROUPS[0]] +
 		cpu.node[CPU_GROUPS[3]] -
@@ -178,7 +179,13 @@ n8n's HTTP Request node does not bound the requests in flight: with Batch Interv
 \`--cpu-prof\` of a child process sending ${PROFILE_RUNS + 1} × ${ITEMS} items at concurrency 1 (start-up and idle left out); each sample is charged to the innermost frame of a group, so node:crypto called by the credential counts as package code. µs of CPU per item; the package and its engine calls take ${num(ownMore)} µs per item more than the bare node, and the other groups do the same work on both sides.
 
 ${table(['Group', 'Trigger Automation', 'bare n8n node'], cpuRows)}
-
+${
+	missedBare
+		? `
+Where Trigger Automation ÷ bare node is below ${TARGET.bare}×: the profile charges ${num((100 * ownMore) / total('node'))}% of Trigger Automation's CPU per item to what it does beyond the bare node (Options → Timeout, parameters read per item, the credential call, the answer parsed into the output item); the min–max of the per-run ratios above shows how far runs of one round differ on this machine.
+`
+		: ''
+}
 ## Signing
 
 computeSignature (the shipped dist/ build) against \`\` createHmac('sha256', secret).update(\`\${t}.\`).update(body).digest('hex') \`\` on Buffer bodies (1 KB = 1,024 bytes), ${SIGNING_PAIRS} alternating pairs of ${SIGNING_BLOCK_MS} ms blocks (at least one signature each), a fresh timestamp per signature; MB/s = 10^6 bytes/s, median of the blocks; the ratio is taken per pair.
