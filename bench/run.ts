@@ -20,7 +20,7 @@ import { PACKAGE_DIR, SECRET, takeSnapshot, useSnapshot } from './workload';
 
 const ITEMS = 1000;
 const CONCURRENCIES = [1, 8, 64];
-// Medians of 9: on a shared machine, medians of 5 runs of one build differed by up to 10%
+// Medians of 9: on a shared machine, medians of 5 runs of one build differed by 10% and more
 // between bench runs.
 const RUNS = 9;
 const PROFILE_RUNS = 3;
