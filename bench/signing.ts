@@ -7,7 +7,6 @@
 import { createHmac } from 'node:crypto';
 
 import type * as Signature from '../credentials/common/signature';
-import type { Summary } from './stats';
 import { elapsedMs, summarize } from './stats';
 import { BUILT_SIGNATURE, SECRET } from './workload';
 
@@ -16,14 +15,6 @@ export const SIGNING_SIZES = [
 	{ label: '1 MB', bytes: 1024 * 1024 },
 	{ label: '10 MB', bytes: 10 * 1024 * 1024 },
 ];
-
-export interface SigningRow {
-	label: string;
-	/** MB/s (10^6 bytes per second) */
-	helper: Summary;
-	bare: Summary;
-	ratio: Summary;
-}
 
 /** MB/s of `sign` over a body of `bytes`, signing for at least `minMs`, a fresh t each time. */
 function rate(sign: (t: number) => string, bytes: number, minMs: number): number {
@@ -40,7 +31,8 @@ function rate(sign: (t: number) => string, bytes: number, minMs: number): number
 	return (bytes * count) / (ms / 1000) / 1e6;
 }
 
-export function measureSigning(pairs: number, blockMs: number): SigningRow[] {
+/** MB/s (10^6 bytes per second) of each, and their ratio per pair of blocks. */
+export function measureSigning(pairs: number, blockMs: number) {
 	const { computeSignature } = require(BUILT_SIGNATURE) as typeof Signature;
 	const unit = Buffer.from('{"sku":"SKU-12345","qty":3,"price":19.9,"note":"side door"},');
 	return SIGNING_SIZES.map(({ label, bytes }) => {

@@ -41,6 +41,7 @@ export class Sides {
 	private readonly bytes: number;
 	private readonly fingerprint: number;
 	readonly count: number;
+	readonly averageBodyBytes: number;
 
 	constructor(
 		private readonly receiver: Receiver,
@@ -51,10 +52,7 @@ export class Sides {
 		this.bodies = this.items.map(bodyFor);
 		this.bytes = this.bodies.reduce((sum, body) => sum + body.length, 0);
 		this.fingerprint = this.bodies.reduce(addFingerprint, 0);
-	}
-
-	get averageBodyBytes(): number {
-		return this.bytes / this.count;
+		this.averageBodyBytes = this.bytes / count;
 	}
 
 	async once(side: Side, c: number): Promise<Sample> {
