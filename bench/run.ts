@@ -89,8 +89,8 @@ async function main(): Promise<void> {
 	const summary: string[][] = [];
 	const add = (label: string, result: string, target = '—', met?: boolean) =>
 		summary.push([label, result, target, met === undefined ? '—' : met ? 'met' : '**missed**']);
-	const versus = (name: string, b: Side, of: 'ms' | 'cpuUs', target?: number, above?: boolean) => {
-		for (const c of CONCURRENCIES) {
+	const versus = (name: string, b: Side, of: 'ms' | 'cpuUs', target?: number, above?: boolean) =>
+		CONCURRENCIES.map((c) => {
 			const r = perRun(t, 'node', b, c, of);
 			const label =
 				of === 'ms'
@@ -99,9 +99,9 @@ async function main(): Promise<void> {
 			if (target === undefined) add(label, ratio(r));
 			else if (above) add(label, ratio(r), `> ${target.toFixed(1)}×`, r.median > target);
 			else add(label, ratio(r), `≥ ${target}×`, r.median >= target);
-		}
-	};
-	versus('bare n8n node', 'bare', 'ms', TARGET.bare);
+			return r;
+		});
+	const vsBare = versus('bare n8n node', 'bare', 'ms', TARGET.bare);
 	versus('n8n HTTP Request node', 'httpNode', 'ms', TARGET.httpNode, true);
 	versus('do-it-yourself workflow', 'diy', 'ms');
 	versus('bare n8n node', 'bare', 'cpuUs');
@@ -145,7 +145,7 @@ async function main(): Promise<void> {
 		...CPU_GROUPS.map((g) => [g, num(cpu.node[g]), num(cpu.bare[g])]),
 		['**total**', `**${num(total('node'))}**`, `**${num(total('bare'))}**`],
 	];
-	const missedBare = CONCURRENCIES.some((c) => perRun(t, 'node', 'bare', c).median < TARGET.bare);
+	const missedBare = vsBare.some((r) => r.median < TARGET.bare);
 	const ownMore =
 		cpu.node[CPU_GROUPS[0]] +
 		cpu.node[CPU_GROUPS[3]] -
