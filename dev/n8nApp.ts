@@ -16,21 +16,33 @@ import { PACKAGE_DIR } from './packageDir';
 export const PACKAGE_NAME = 'n8n-nodes-automation-service';
 
 export interface N8nApp {
-	id: 'n8n-2' | 'n8n-1';
-	/** The Node.js major this n8n line runs on. */
+	/** Its folder in e2e/.apps: `n8n-2` and `n8n-1` for CI, `n8n-<version>` for the compatibility run. */
+	id: string;
+	/** The Node.js major this n8n runs on. */
 	nodeMajor: number;
-	/** Settings this line needs here beyond the common ones. */
+	/** Settings this n8n needs here beyond the common ones. */
 	env: Record<string, string>;
 }
 
-export const APPS: Record<N8nApp['id'], N8nApp> = {
-	'n8n-2': { id: 'n8n-2', nodeMajor: 24, env: {} },
-	// isolated-vm 6 (n8n 1.x's expression sandbox) has no Node 20 build; the legacy engine needs none.
-	'n8n-1': { id: 'n8n-1', nodeMajor: 20, env: { N8N_EXPRESSION_ENGINE: 'legacy' } },
-};
+export const APPS_DIR = join(PACKAGE_DIR, 'e2e', '.apps');
+
+/**
+ * An app as its folder describes it: `e2e/.apps/<id>/package.json` pins n8n and the overrides it
+ * needs here (with why, under "//"), and its `n8nApp` field the Node.js major and settings it runs
+ * with. One home for those facts: e2e/install.sh reads the same field.
+ */
+export function readApp(id: string): N8nApp {
+	const manifest = JSON.parse(readFileSync(join(APPS_DIR, id, 'package.json'), 'utf8')) as {
+		n8nApp: { nodeMajor: number; env?: Record<string, string> };
+	};
+	return { id, nodeMajor: manifest.n8nApp.nodeMajor, env: manifest.n8nApp.env ?? {} };
+}
+
+/** The two apps CI runs the end-to-end suite on. */
+export const APPS = { 'n8n-2': readApp('n8n-2'), 'n8n-1': readApp('n8n-1') };
 
 export function appDir(app: N8nApp): string {
-	return join(PACKAGE_DIR, 'e2e', '.apps', app.id);
+	return join(APPS_DIR, app.id);
 }
 
 /** The pinned n8n version, from the app's lockfile-backed install. */

@@ -5,75 +5,19 @@
  * Trigger ("Missing node to start execution"), so the schedule example runs in the editor suite,
  * and the AI Agent example there too.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import type { CliResult } from '../dev/n8nApp';
 import { APPS, N8nInstance } from '../dev/n8nApp';
 import { AutomationServiceSimulator } from '../dev/simulator';
 import type { WorkflowFile } from '../dev/exampleFiles';
 import { credentialsOf, readExamples, workflowId } from '../dev/exampleFiles';
+import { executionOf, outputItems } from './support/execution';
+import { startTrickler } from './support/trickler';
 import { itemsWorkflow } from './support/workflows';
 
 const ID = 'e2e-automation';
 const SECRET = 'e2e_secret_4f1c9a7b2d';
 const WRONG_SECRET = 'e2e_secret_not_the_right_one';
-
-interface RunOutput {
-	status: string;
-	data: {
-		resultData: {
-			error?: { message: string; description?: string };
-			runData: Record<
-				string,
-				Array<{ data?: { main: Array<Array<{ json: Record<string, unknown> }>> } }>
-			>;
-		};
-	};
-}
-
-/** The execution `n8n execute --rawOutput` prints as indented JSON between its own log lines. */
-function executionOf(result: CliResult): RunOutput {
-	const start = result.stdout.search(/^\{$/m);
-	const end = result.stdout.indexOf('\n}\n', start);
-	if (start === -1 || end === -1) {
-		throw new Error(`no execution in the output:\n${result.stdout}\n${result.stderr}`);
-	}
-	return JSON.parse(result.stdout.slice(start, end + 2)) as RunOutput;
-}
-
-/**
- * A webhook that answers 200 at once and then trickles its body one byte every 200 ms, without
- * end: an idle timeout never fires on it, only a deadline for the whole answer does.
- */
-async function startTrickler() {
-	const state = { requests: 0, hungUpByClient: 0 };
-	const server = createServer((req, res) => {
-		state.requests++;
-		req.resume();
-		res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': '100000' });
-		const drip = setInterval(() => res.write(' '), 200);
-		res.on('close', () => {
-			clearInterval(drip);
-			state.hungUpByClient++;
-		});
-	});
-	await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
-	const { port } = server.address() as AddressInfo;
-	return {
-		state,
-		url: `http://127.0.0.1:${port}/webhooks/cloud/e2e-trickle`,
-		stop: () => {
-			server.closeAllConnections();
-			server.close();
-		},
-	};
-}
-
-function outputItems(run: RunOutput, node = 'Trigger Automation') {
-	return run.data.resultData.runData[node]?.[0]?.data?.main[0] ?? [];
-}
 
 for (const app of Object.values(APPS)) {
 	describe(`${app.id}: workflows run by the real n8n app (n8n execute)`, () => {

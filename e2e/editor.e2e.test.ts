@@ -13,19 +13,16 @@ import {
 	openEditor,
 	openNode,
 	closeNode,
+	openNodesPanel,
 	openWorkflow,
+	predefinedCredentialType,
 	searchNodesPanel,
 	signIn,
 } from './support/editor';
 import { ScriptedChatModel } from './support/scriptedModel';
+import { httpRequestWorkflow } from './support/workflows';
 import type { WorkflowFile } from '../dev/exampleFiles';
-import {
-	CREDENTIAL_TYPE,
-	FROM_AI_SAMPLES,
-	credentialsOf,
-	readExamples,
-	workflowId,
-} from '../dev/exampleFiles';
+import { FROM_AI_SAMPLES, credentialsOf, readExamples, workflowId } from '../dev/exampleFiles';
 
 const ID = 'editor-automation';
 const SECRET = 'e2e_editor_secret_8c2d4e';
@@ -34,51 +31,6 @@ const ORDER = workflowId('order-to-automation.json');
 const SCHEDULE = workflowId('daily-report-schedule.json');
 const AGENT = workflowId('ai-agent-tool.json');
 const HTTP = workflowId('httpRequestNode');
-
-/** n8n's own HTTP Request node sending the signed POST with this package's credential. */
-function httpRequestWorkflow(
-	webhookUrl: string,
-	credential: { id: string; name: string },
-): WorkflowFile {
-	return {
-		id: HTTP,
-		name: 'HTTP Request node with the Service Webhook Secret credential',
-		nodes: [
-			{
-				id: 'http-manual',
-				name: 'Manual Trigger',
-				type: 'n8n-nodes-base.manualTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: {},
-			},
-			{
-				id: 'http-request',
-				name: 'HTTP Request',
-				type: 'n8n-nodes-base.httpRequest',
-				typeVersion: 4.2,
-				position: [220, 0],
-				parameters: {
-					method: 'POST',
-					url: webhookUrl,
-					authentication: 'predefinedCredentialType',
-					nodeCredentialType: CREDENTIAL_TYPE,
-					sendBody: true,
-					specifyBody: 'json',
-					jsonBody: JSON.stringify({
-						data: { message: 'Sent by the HTTP Request node', context: { via: 'httpRequest' } },
-					}),
-					options: {},
-				},
-				credentials: { [CREDENTIAL_TYPE]: credential },
-			},
-		],
-		connections: {
-			'Manual Trigger': { main: [[{ node: 'HTTP Request', type: 'main', index: 0 }]] },
-		},
-		settings: { executionOrder: 'v1' },
-	};
-}
 
 /** What the scripted chat model asks the tool to do: the agent's $fromAI values. */
 const AGENT_CALL = FROM_AI_SAMPLES;
@@ -110,7 +62,7 @@ for (const app of Object.values(APPS)) {
 			n8n.installPackage();
 			const data = { webhookUrl: simulator.webhookUrl(ID), signingSecret: SECRET };
 			const examples = readExamples();
-			const http = httpRequestWorkflow(data.webhookUrl, {
+			const http = httpRequestWorkflow(HTTP, data.webhookUrl, {
 				id: 'e2eHttpCred00001',
 				name: 'Webhook for HTTP Request',
 			});
@@ -183,8 +135,7 @@ for (const app of Object.values(APPS)) {
 
 		it("the nodes panel finds the node by its name and by the service's name, in the regular view", async () => {
 			const { page } = editor;
-			await openWorkflow(page, n8n, ORDER);
-			await page.getByTestId('node-creator-plus-button').click();
+			await openNodesPanel(page, n8n, ORDER);
 			expect(await searchNodesPanel(page, 'Trigger Automation', 'Trigger Automation')).toContain(
 				'Trigger Automation',
 			);
@@ -249,13 +200,10 @@ for (const app of Object.values(APPS)) {
 			const { page } = editor;
 			await openWorkflow(page, n8n, HTTP);
 			await openNode(page, 'HTTP Request');
-			const credentialType = page.getByTestId('credential-select').locator('input');
-			await expect
-				.poll(async () => await credentialType.inputValue())
-				.toBe('Service Webhook Secret');
-			await credentialType.click();
-			await credentialType.pressSequentially('Service Webhook');
-			await page.getByRole('option', { name: 'Service Webhook Secret' }).first().waitFor();
+			expect(await predefinedCredentialType(page, 'Service Webhook Secret')).toEqual({
+				shown: 'Service Webhook Secret',
+				offered: true,
+			});
 			await editor.screenshot('http-request-credential-type');
 			await page.keyboard.press('Escape');
 			await closeNode(page);

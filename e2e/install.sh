@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Installs what the end-to-end suite and `npm run dev` run: the two pinned n8n apps from their
-# lockfiles (e2e/.apps/n8n-2 on Node 24, e2e/.apps/n8n-1 on Node 20), n8n's sqlite3 built from
-# source, Debian's Chromium, and Redis and PostgreSQL for the queue-mode run. Safe to run again:
-# an installed part is only checked.
+# Installs what the end-to-end suite and `npm run dev` run: the n8n apps in e2e/.apps named on the
+# command line (default: the two CI runs, n8n-2 and n8n-1), each from its lockfile on the Node.js
+# major its package.json names (`n8nApp.nodeMajor`), n8n's sqlite3 built from source, Debian's
+# Chromium, and Redis and PostgreSQL for the queue-mode run. Safe to run again: an installed part is
+# only checked. `npm run test:compat` runs it for each app of the compatibility run.
 #
 # Why the flags: install scripts stay off (their prebuilt downloads cannot be reached here) and
 # --legacy-peer-deps matches how the lockfiles were made; `npm install` with the lockfile rather
@@ -11,6 +12,8 @@
 # top-level node_modules into dist, and skips dot folders.
 set -euo pipefail
 cd "$(dirname "$0")/.apps"
+apps=("$@")
+[ ${#apps[@]} -gt 0 ] || apps=(n8n-2 n8n-1)
 
 node_bin() { # the bin folder of a Node.js of the given major (npm's node@<major>, if not this one)
 	if [ "$(node -p 'process.versions.node.split(".")[0]')" = "$1" ]; then
@@ -20,42 +23,54 @@ node_bin() { # the bin folder of a Node.js of the given major (npm's node@<major
 	fi
 }
 
-install_app() { # app folder, Node major
-	local bin
-	bin=$(node_bin "$2")
+install_app() { # app folder
+	local bin start=$SECONDS
+	bin=$(node_bin "$(node -p 'require("./'"$1"'/package.json").n8nApp.nodeMajor')")
 	(cd "$1" && PATH="$bin:$PATH" npm install --no-save --ignore-scripts --legacy-peer-deps \
 		--no-audit --no-fund --loglevel=error)
-	echo "$1: n8n $(PATH="$bin:$PATH" node -p 'require("./'"$1"'/node_modules/n8n/package.json").version') on Node $(PATH="$bin:$PATH" node --version)"
+	echo "$1: n8n $(PATH="$bin:$PATH" node -p 'require("./'"$1"'/node_modules/n8n/package.json").version') on Node $(PATH="$bin:$PATH" node --version), installed in $((SECONDS - start)) s"
 }
 
+# Two at a time: npm's downloads overlap well, its unpacking does not on two cores.
 start=$SECONDS
-install_app n8n-2 24 >n8n-2.install.log 2>&1 &
-two=$!
-install_app n8n-1 20 >n8n-1.install.log 2>&1 &
-one=$!
+pids=()
 status=0
-wait $two || status=1
-wait $one || status=1
-cat n8n-2.install.log n8n-1.install.log
+for app in "${apps[@]}"; do
+	[ -f "$app/package.json" ] || { echo "no app $app in e2e/.apps"; exit 1; }
+	if [ ${#pids[@]} -ge 2 ]; then
+		wait "${pids[0]}" || status=1
+		pids=("${pids[@]:1}")
+	fi
+	install_app "$app" >"$app.install.log" 2>&1 &
+	pids+=($!)
+done
+for pid in "${pids[@]}"; do wait "$pid" || status=1; done
+for app in "${apps[@]}"; do cat "$app.install.log"; done
 [ $status -eq 0 ] || { echo "installing the n8n apps failed"; exit 1; }
 echo "n8n apps installed in $((SECONDS - start)) s"
 
-# sqlite3 (n8n's default database) has no prebuilt binary to be had here: build it once from
-# source against the system Node's headers (N-API, so one build serves Node 20 and 24).
+# sqlite3 (n8n's default database) has no prebuilt binary to be had here: build it from source
+# against the system Node's headers (N-API, so one build serves every Node major), once per sqlite3
+# version; an app with a version already built gets a copy.
 binary=build/Release/node_sqlite3.node
-if [ ! -f "n8n-2/node_modules/sqlite3/$binary" ]; then
-	start=$SECONDS
-	(cd n8n-2 && npm_config_nodedir="$(dirname "$(dirname "$(command -v node)")")" \
-		npm rebuild sqlite3 --ignore-scripts=false --loglevel=error)
-	echo "sqlite3 built in $((SECONDS - start)) s"
-fi
-for app in n8n-1; do
-	same=$(node -p 'const v = (a) => require("./" + a + "/node_modules/sqlite3/package.json").version;
-		v("n8n-2") === v("'"$app"'")')
-	[ "$same" = true ] || { echo "$app has another sqlite3 than n8n-2: build it there too"; exit 1; }
-	mkdir -p "$app/node_modules/sqlite3/build/Release"
-	cmp -s "n8n-2/node_modules/sqlite3/$binary" "$app/node_modules/sqlite3/$binary" ||
-		cp "n8n-2/node_modules/sqlite3/$binary" "$app/node_modules/sqlite3/$binary"
+for app in "${apps[@]}"; do
+	[ ! -f "$app/node_modules/sqlite3/$binary" ] || continue
+	version=$(node -p 'require("./'"$app"'/node_modules/sqlite3/package.json").version')
+	built=''
+	for other in */node_modules/sqlite3/$binary; do
+		[ -f "$other" ] || continue
+		[ "$(node -p 'require("./'"${other%%/*}"'/node_modules/sqlite3/package.json").version')" = "$version" ] &&
+			built=$other && break
+	done
+	if [ -n "$built" ]; then
+		mkdir -p "$app/node_modules/sqlite3/build/Release"
+		cp "$built" "$app/node_modules/sqlite3/$binary"
+	else
+		start=$SECONDS
+		(cd "$app" && npm_config_nodedir="$(dirname "$(dirname "$(command -v node)")")" \
+			npm rebuild sqlite3 --ignore-scripts=false --loglevel=error)
+		echo "$app: sqlite3 $version built in $((SECONDS - start)) s"
+	fi
 done
 
 # Debian's Chromium for the editor suite; Redis and PostgreSQL for the queue-mode run
@@ -78,6 +93,12 @@ if [ ${#packages[@]} -gt 0 ]; then
 	[ -z "$guard" ] || rm -f "$guard"
 	echo "${packages[*]} installed in $((SECONDS - start)) s"
 fi
-/usr/bin/chromium --version
-redis-server --version
-ls -d /usr/lib/postgresql/*/bin
+echo
+echo "Installed, one line per part:"
+for app in "${apps[@]}"; do
+	echo "  e2e/.apps/$app: n8n $(node -p 'require("./'"$app"'/node_modules/n8n/package.json").version')"
+done
+echo "  $(/usr/bin/chromium --version 2>/dev/null)"
+echo "  $(redis-server --version | cut -d' ' -f1-3)"
+echo "  PostgreSQL $(basename "$(dirname "$(ls -d /usr/lib/postgresql/*/bin | tail -1)")")"
+echo "Next: npm run test:e2e (the end-to-end suite), npm run dev (the editor with this package)"

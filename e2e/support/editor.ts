@@ -122,3 +122,37 @@ export async function closeNode(page: Page): Promise<void> {
 	await page.getByTestId('ndv-close-button').or(page.getByTestId('back-to-canvas')).first().click();
 	await page.getByTestId('ndv').waitFor({ state: 'hidden' });
 }
+
+/** Opens the nodes panel from a workflow's canvas, with its "+" button, as a user adds a node. */
+export async function openNodesPanel(page: Page, n8n: N8nInstance, workflowId: string) {
+	await openWorkflow(page, n8n, workflowId);
+	await page.getByTestId('node-creator-plus-button').click();
+}
+
+/**
+ * In an open HTTP Request node set to Predefined Credential Type: the credential type it shows, and
+ * whether typing the start of `label` into that field lists `label` among its options.
+ */
+export async function predefinedCredentialType(
+	page: Page,
+	label: string,
+): Promise<{ shown: string; offered: boolean }> {
+	const credentialType = page.getByTestId('credential-select').locator('input');
+	await credentialType.waitFor();
+	// The field fills in once the editor has loaded the credential types.
+	const deadline = Date.now() + 10_000;
+	let shown = await credentialType.inputValue();
+	while (shown !== label && Date.now() < deadline) {
+		await page.waitForTimeout(200);
+		shown = await credentialType.inputValue();
+	}
+	await credentialType.click();
+	await credentialType.pressSequentially(label.split(' ').slice(0, -1).join(' '));
+	const offered = await page
+		.getByRole('option', { name: label })
+		.first()
+		.waitFor({ timeout: 10_000 })
+		.then(() => true)
+		.catch(() => false);
+	return { shown, offered };
+}

@@ -1,6 +1,7 @@
 /**
- * Workflows of n8n's own nodes that only the end-to-end suite imports, beside the examples: several
- * items with one bad, a credential whose secret is wrong or padded.
+ * Workflows of n8n's own nodes that only the end-to-end suite and the compatibility run import,
+ * beside the examples: several items with one bad, a credential whose secret is wrong or padded, and
+ * n8n's HTTP Request node with the credential.
  */
 import type { WorkflowFile } from '../../dev/exampleFiles';
 import { CREDENTIAL_TYPE } from '../../dev/exampleFiles';
@@ -70,6 +71,52 @@ export function itemsWorkflow(spec: {
 			'Manual Trigger': { main: [[{ node: 'Items', type: 'main', index: 0 }]] },
 			Items: { main: [[{ node: 'One item each', type: 'main', index: 0 }]] },
 			'One item each': { main: [[{ node: 'Trigger Automation', type: 'main', index: 0 }]] },
+		},
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+/** n8n's own HTTP Request node sending the signed POST with this package's credential. */
+export function httpRequestWorkflow(
+	id: string,
+	webhookUrl: string,
+	credential: { id: string; name: string },
+): WorkflowFile {
+	return {
+		id,
+		name: 'HTTP Request node with the Service Webhook Secret credential',
+		nodes: [
+			{
+				id: 'http-manual',
+				name: 'Manual Trigger',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
+			{
+				id: 'http-request',
+				name: 'HTTP Request',
+				type: 'n8n-nodes-base.httpRequest',
+				typeVersion: 4.2,
+				position: [220, 0],
+				parameters: {
+					method: 'POST',
+					url: webhookUrl,
+					authentication: 'predefinedCredentialType',
+					nodeCredentialType: CREDENTIAL_TYPE,
+					sendBody: true,
+					specifyBody: 'json',
+					jsonBody: JSON.stringify({
+						data: { message: 'Sent by the HTTP Request node', context: { via: 'httpRequest' } },
+					}),
+					options: {},
+				},
+				credentials: { [CREDENTIAL_TYPE]: credential },
+			},
+		],
+		connections: {
+			'Manual Trigger': { main: [[{ node: 'HTTP Request', type: 'main', index: 0 }]] },
 		},
 		settings: { executionOrder: 'v1' },
 	};

@@ -1,0 +1,147 @@
+/**
+ * The compatibility run's results file (e2e/compat/results.json) and what the README shows of it:
+ * the minimum line and the table, each between markers. `npm run test:compat` writes both;
+ * test/compatibilityTable.test.ts fails when the README and the results file differ.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { PACKAGE_DIR } from '../../dev/packageDir';
+
+export const RESULTS_FILE = join(PACKAGE_DIR, 'e2e', 'compat', 'results.json');
+export const README_FILE = join(PACKAGE_DIR, 'README.md');
+
+/** What the run checks in each version, in the table's order, with the table's column heads. */
+export const CHECKS = {
+	install: 'Installs here',
+	loads: 'Package loads',
+	order: 'Order example runs, verified',
+	wrongSecret: 'Wrong secret: 403, no leak',
+	timeout: 'Timeout ends a trickled answer',
+	nodesPanel: 'Nodes panel finds it',
+	aiTool: 'AI Agent tool variant',
+	httpCredential: 'HTTP Request offers the credential',
+} as const;
+
+export type CheckName = keyof typeof CHECKS;
+
+/** `pass`; `fail` with why; `n/a` where the version lacks the feature (why); `skipped` after a failure. */
+export interface Outcome {
+	status: 'pass' | 'fail' | 'n/a' | 'skipped';
+	note?: string;
+}
+
+export interface VersionResult {
+	n8n: string;
+	/** The Node.js version it ran on. */
+	node: string;
+	/** The day of the run, YYYY-MM-DD. */
+	date: string;
+	/** The package version checked. */
+	package: string;
+	installSeconds?: number;
+	checks: Record<CheckName, Outcome>;
+}
+
+export function readResults(): VersionResult[] {
+	return JSON.parse(readFileSync(RESULTS_FILE, 'utf8')) as VersionResult[];
+}
+
+export function supported(result: VersionResult): boolean {
+	return Object.values(result.checks).every((o) => o.status === 'pass' || o.status === 'n/a');
+}
+
+function compareVersions(a: string, b: string): number {
+	const pa = a.split('.').map(Number);
+	const pb = b.split('.').map(Number);
+	for (let i = 0; i < 3; i++) if (pa[i] !== pb[i]) return pa[i] - pb[i];
+	return 0;
+}
+
+/** Newest first. */
+export function sortResults(results: VersionResult[]): VersionResult[] {
+	return [...results].sort((a, b) => compareVersions(b.n8n, a.n8n));
+}
+
+/**
+ * The oldest version of a major that passed, provided every version checked from it upwards passed
+ * too (a failure above it would make "n8n ≥ it" untrue).
+ */
+export function minimumOf(results: VersionResult[], major: number): string | undefined {
+	let minimum: string | undefined;
+	for (const result of sortResults(results).filter((r) => r.n8n.startsWith(`${major}.`))) {
+		if (!supported(result)) break;
+		minimum = result.n8n;
+	}
+	return minimum;
+}
+
+const MARK = { pass: 'yes', fail: '**no**', 'n/a': 'n/a', skipped: '–' } as const;
+
+/** The line near the top of the README naming the oldest supported versions. */
+export function renderMinimum(results: VersionResult[]): string {
+	const two = minimumOf(results, 2);
+	const one = minimumOf(results, 1);
+	const parts = [two && `n8n ≥ ${two} (2.x)`, one && `n8n ≥ ${one} (1.x)`].filter(Boolean);
+	return `**Needs ${parts.join(' or ')}**, on the Node.js that n8n version supports (tested versions and what was checked: [Compatibility](#compatibility)).`;
+}
+
+/** The Compatibility table: one row per version checked, then why each failure failed. */
+export function renderTable(results: VersionResult[]): string {
+	const names = Object.keys(CHECKS) as CheckName[];
+	const rows = [
+		['n8n', 'Node.js', ...names.map((name) => CHECKS[name]), 'Result', 'Run on'],
+		['---', '---', ...names.map(() => '---'), '---', '---'],
+	];
+	const notes: string[] = [];
+	for (const result of sortResults(results)) {
+		const cells = names.map((name) => {
+			const outcome = result.checks[name];
+			if (!outcome.note || outcome.status === 'pass') return MARK[outcome.status];
+			notes.push(`${result.n8n}, ${CHECKS[name].toLowerCase()}: ${outcome.note}`);
+			return `${MARK[outcome.status]} (${notes.length})`;
+		});
+		rows.push([
+			result.n8n,
+			result.node,
+			...cells,
+			supported(result) ? 'supported' : '**not supported**',
+			result.date,
+		]);
+	}
+	const table = rows.map((cells) => `| ${cells.join(' | ')} |`).join('\n');
+	const list = notes.map((note, index) => `${index + 1}. ${note}`).join('\n');
+	return list ? `${table}\n\n${list}` : table;
+}
+
+export const MARKERS = {
+	minimum: ['<!-- compat:minimum -->', '<!-- /compat:minimum -->'],
+	table: ['<!-- compat:table -->', '<!-- /compat:table -->'],
+} as const;
+
+/** The text between a pair of markers, or undefined when the README lacks them. */
+export function between(
+	text: string,
+	[open, close]: readonly [string, string],
+): string | undefined {
+	const start = text.indexOf(open);
+	const end = text.indexOf(close);
+	if (start === -1 || end < start) return undefined;
+	return text.slice(start + open.length, end).trim();
+}
+
+/** The README with both blocks rendered from `results`. */
+export function withResults(readme: string, results: VersionResult[]): string {
+	let text = readme;
+	for (const [key, render] of [
+		['minimum', renderMinimum],
+		['table', renderTable],
+	] as const) {
+		const [open, close] = MARKERS[key];
+		const start = text.indexOf(open);
+		const end = text.indexOf(close);
+		if (start === -1 || end < start) throw new Error(`README.md lacks ${open} … ${close}`);
+		text = `${text.slice(0, start + open.length)}\n${render(results)}\n${text.slice(end)}`;
+	}
+	return text;
+}
