@@ -25,12 +25,11 @@ function result(n8n: string, failing?: keyof typeof CHECKS): VersionResult {
 }
 
 describe('the README and the compatibility results cannot drift', () => {
-	it("README.md's minimum line and table are what the results file renders", () => {
+	it("README.md's minimum line and table are what the results file renders", async () => {
 		const readme = readFileSync(README_FILE, 'utf8');
 		const results = readResults();
 		expect(between(readme, MARKERS.minimum)).toBe(renderMinimum(results));
-		expect(between(readme, MARKERS.table)).toBe(renderTable(results));
-		expect(withResults(readme, results)).toBe(readme);
+		expect(await withResults(readme, results)).toBe(readme);
 	});
 
 	it('every version the results file holds was checked for every check', () => {
@@ -69,6 +68,6 @@ describe('the table', () => {
 		expect(rows.map((row) => row.split(' | ')[0])).toEqual(['| 2.0.3', '| 1.82.3']);
 		expect(rows[1]).toContain('**no** (1)');
 		expect(rows[1]).toContain('**not supported**');
-		expect(table).toContain('1. 1.82.3, package loads: why it failed');
+		expect(table).toContain('1. n8n 1.82.3, Loads: why it failed');
 	});
 });

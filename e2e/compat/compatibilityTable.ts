@@ -6,21 +6,24 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import * as prettier from 'prettier';
+
 import { PACKAGE_DIR } from '../../dev/packageDir';
 
 export const RESULTS_FILE = join(PACKAGE_DIR, 'e2e', 'compat', 'results.json');
 export const README_FILE = join(PACKAGE_DIR, 'README.md');
 
-/** What the run checks in each version, in the table's order, with the table's column heads. */
+/** What the run checks in each version, in the table's order, with the table's column heads (the
+ * README's Compatibility section says what each means). */
 export const CHECKS = {
-	install: 'Installs here',
-	loads: 'Package loads',
-	order: 'Order example runs, verified',
-	wrongSecret: 'Wrong secret: 403, no leak',
-	timeout: 'Timeout ends a trickled answer',
-	nodesPanel: 'Nodes panel finds it',
-	aiTool: 'AI Agent tool variant',
-	httpCredential: 'HTTP Request offers the credential',
+	install: 'Installs',
+	loads: 'Loads',
+	order: 'Order example',
+	wrongSecret: 'Wrong secret',
+	timeout: 'Timeout',
+	nodesPanel: 'Nodes panel',
+	aiTool: 'AI tool',
+	httpCredential: 'HTTP Request credential',
 } as const;
 
 export type CheckName = keyof typeof CHECKS;
@@ -98,7 +101,7 @@ export function renderTable(results: VersionResult[]): string {
 		const cells = names.map((name) => {
 			const outcome = result.checks[name];
 			if (!outcome.note || outcome.status === 'pass') return MARK[outcome.status];
-			notes.push(`${result.n8n}, ${CHECKS[name].toLowerCase()}: ${outcome.note}`);
+			notes.push(`n8n ${result.n8n}, ${CHECKS[name]}: ${outcome.note}`);
 			return `${MARK[outcome.status]} (${notes.length})`;
 		});
 		rows.push([
@@ -130,8 +133,8 @@ export function between(
 	return text.slice(start + open.length, end).trim();
 }
 
-/** The README with both blocks rendered from `results`. */
-export function withResults(readme: string, results: VersionResult[]): string {
+/** The README with both blocks rendered from `results`, laid out by prettier as the rest of it. */
+export async function withResults(readme: string, results: VersionResult[]): Promise<string> {
 	let text = readme;
 	for (const [key, render] of [
 		['minimum', renderMinimum],
@@ -141,7 +144,8 @@ export function withResults(readme: string, results: VersionResult[]): string {
 		const start = text.indexOf(open);
 		const end = text.indexOf(close);
 		if (start === -1 || end < start) throw new Error(`README.md lacks ${open} … ${close}`);
-		text = `${text.slice(0, start + open.length)}\n${render(results)}\n${text.slice(end)}`;
+		text = `${text.slice(0, start + open.length)}\n\n${render(results)}\n\n${text.slice(end)}`;
 	}
-	return text;
+	const options = await prettier.resolveConfig(README_FILE);
+	return await prettier.format(text, { ...options, filepath: README_FILE });
 }

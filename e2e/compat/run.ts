@@ -18,6 +18,7 @@ import type { N8nApp } from '../../dev/n8nApp';
 import {
 	APPS_DIR,
 	N8nInstance,
+	PACKAGE_NAME,
 	nodeBinary,
 	packPackage,
 	readApp,
@@ -81,23 +82,32 @@ function install(app: N8nApp): { seconds: number } | { problem: string } {
 	});
 	if (result.status === 0) return { seconds: Math.round((Date.now() - started) / 1000) };
 	const log = `${result.stdout}\n${result.stderr}`;
-	const npmError = log.split('\n').find((line) => /npm error (code|notarget|404)/i.test(line));
+	const lines = log.split('\n');
+	const npmError =
+		lines.find((line) => /npm error notarget No matching/i.test(line)) ??
+		lines.find((line) => /npm error (code|404)/i.test(line));
 	return { problem: (npmError ?? log.trim().split('\n').pop() ?? 'install failed').trim() };
 }
 
 /**
- * What n8n logs when it cannot load a community package: 1.8x turns a TypeError while loading a
- * node into "Class could not be found"; others name the package or the node type.
+ * What n8n logs when it cannot load the package: the package's own refusal of an n8n too old for it
+ * (TriggerAutomation.node.ts); before that, 1.8x turned the TypeError of loading a node into "Class
+ * could not be found"; other failures name the package or the node type.
  */
-const LOAD_ERRORS =
-	/Class could not be found|Error loading package|Unrecognized node type|Cannot find module|Unrecognized credential type/;
+const LOAD_ERRORS = new RegExp(
+	`${PACKAGE_NAME} needs n8n|Class could not be found|Error loading (package|node)|Unrecognized node type|Cannot find module|Unrecognized credential type`,
+);
 
 function loadProblem(log: string): string | undefined {
-	return log
-		.split('\n')
-		.find((line) => LOAD_ERRORS.test(line))
-		?.trim()
-		.slice(0, 200);
+	return (
+		log
+			.split('\n')
+			// Not the source line of the refusal, which n8n prints beside a stack.
+			.find((line) => LOAD_ERRORS.test(line) && !line.includes('throw new'))
+			?.replace(/ from: "[^"]*"/, '')
+			.trim()
+			.slice(0, 200)
+	);
 }
 
 class VersionCheck {
@@ -348,7 +358,7 @@ async function main(): Promise<void> {
 	}
 	const all = [...results.values()];
 	writeFileSync(RESULTS_FILE, `${JSON.stringify(all, null, '\t')}\n`);
-	writeFileSync(README_FILE, withResults(readFileSync(README_FILE, 'utf8'), all));
+	writeFileSync(README_FILE, await withResults(readFileSync(README_FILE, 'utf8'), all));
 	console.log(`Results: ${RESULTS_FILE}; README.md's Compatibility table rendered from them.`);
 	if (regressions > 0) {
 		console.log(`${regressions} version(s) at or above the minimum the README stated failed.`);

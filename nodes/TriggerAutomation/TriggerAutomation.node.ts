@@ -7,10 +7,19 @@ import type {
 	INodeType,
 	INodeTypeDescription,
 } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
+import { NodeConnectionTypes, UserError } from 'n8n-workflow';
 
 import { checkCredential } from '../../credentials/common/checkCredential';
 import { nodeProperties } from './description';
+
+// n8n before 1.85 ships an n8n-workflow without NodeConnectionTypes, and reports the TypeError of
+// reading it as "Class could not be found". Any other error it shows as it is: say what is needed
+// (from n8n 1.7x on; older ones lack UserError too, and say "Class could not be found").
+if (typeof NodeConnectionTypes !== 'object') {
+	throw new UserError(
+		'n8n-nodes-automation-service needs n8n 1.85 or newer (this n8n has no NodeConnectionTypes): update n8n, see the Compatibility section of the package README',
+	);
+}
 
 export class TriggerAutomation implements INodeType {
 	description: INodeTypeDescription = {
