@@ -182,6 +182,37 @@ for (const app of Object.values(APPS)) {
 			expect(placeholderShown).toBe(true);
 		});
 
+		it("the node's and the credential's Docs links open their own page of docs/, with no #fragment", async () => {
+			const { page } = editor;
+			const pages =
+				'https://github.com/automation-service/n8n-nodes-automation-service/blob/main/docs/';
+			const docsLinks = async (page_: string) => {
+				const links = page.locator(`a[href^="${pages}${page_}"]`).locator('visible=true');
+				await links.first().waitFor();
+				return await links.evaluateAll((anchors) => anchors.map((a) => a.getAttribute('href')!));
+			};
+			await openWorkflow(page, n8n, ORDER);
+			await openNode(page, 'Trigger Automation');
+			const node = await docsLinks('node.md');
+			await closeNode(page);
+			await page.goto(`${n8n.baseUrl}/home/credentials`);
+			await page
+				.getByTestId('resources-list-item')
+				.filter({ hasText: 'Order automation webhook' })
+				.click();
+			const credential = await docsLinks('credential.md');
+			await editor.screenshot('credential-docs-link');
+			await page.keyboard.press('Escape');
+			// n8n appends its utm query to the node's link; after a #fragment it would land at the top.
+			for (const [href, file] of [
+				...node.map((href) => [href, 'node.md']),
+				...credential.map((href) => [href, 'credential.md']),
+			]) {
+				expect(href).not.toContain('#');
+				expect(`${new URL(href).origin}${new URL(href).pathname}`).toBe(`${pages}${file}`);
+			}
+		});
+
 		it('the node panel shows the fields of each Context mode', async () => {
 			const { page } = editor;
 			await openWorkflow(page, n8n, ORDER);
