@@ -98,6 +98,8 @@ export interface DevN8n {
 export async function startDevN8n(options: {
 	app: N8nApp;
 	port: number;
+	/** Default: the port after n8n's. */
+	simulatorPort?: number;
 	dataDir: string;
 	print: (text: string) => void;
 }): Promise<DevN8n> {
@@ -106,7 +108,7 @@ export async function startDevN8n(options: {
 	const simulator = new AutomationServiceSimulator({
 		automations: [{ id: AUTOMATION, secret: SECRET }],
 	});
-	await simulator.start(port + 1);
+	await simulator.start(options.simulatorPort ?? port + 1);
 	const logFile = join(dataDir, 'n8n.log');
 	writeFileSync(logFile, '');
 	const n8n = new N8nInstance(app, {

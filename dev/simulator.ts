@@ -103,7 +103,14 @@ export class AutomationServiceSimulator {
 
 	async start(port = 0): Promise<string> {
 		this.server = createServer((req, res) => this.handle(req, res));
-		await new Promise<void>((ready) => this.server!.listen(port, '127.0.0.1', ready));
+		// A port already taken rejects here, rather than as an uncaught 'error' event.
+		await new Promise<void>((ready, fail) => {
+			this.server!.once('error', fail);
+			this.server!.listen(port, '127.0.0.1', () => {
+				this.server!.off('error', fail);
+				ready();
+			});
+		});
 		this.baseUrl = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
 		return this.baseUrl;
 	}
