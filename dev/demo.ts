@@ -42,7 +42,9 @@ async function runExamples(webhookUrl: string, signingSecret: string): Promise<n
 		const run = await runWorkflow(prepared.options);
 		const items = outputOf(run, prepared.nodeName);
 		const how =
-			prepared.mode === 'workflow' ? 'workflow' : 'tool node, as the AI Agent would call it';
+			prepared.mode === 'workflow'
+				? 'workflow'
+				: 'its tool node, called with sample $fromAI values as an agent would';
 		console.log(`\n▶ examples/${example.file} — ${example.name} (${how})`);
 		if (run.status !== 'success') {
 			failures++;

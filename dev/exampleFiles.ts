@@ -66,6 +66,7 @@ export function credentialsOf(
 export const EXAMPLE_IDS: Readonly<Record<string, string>> = {
 	'ai-agent-tool.json': 'exampleAgentTool',
 	'daily-report-schedule.json': 'exampleScheduled',
+	'mcp-server-tool.json': 'exampleMcpServer',
 	'order-to-automation.json': 'exampleOrderFlow',
 };
 

@@ -1,9 +1,10 @@
 /**
  * The importable workflows in examples/, made runnable in the engine harness: the credential points
  * at a given webhook URL and secret; n8n's own nodes in them (Manual Trigger, Schedule Trigger, Edit
- * Fields) are the real ones from n8n-nodes-base. A workflow that needs a chat model (AI Agent)
- * cannot run offline; for it the tool node is rehearsed alone, started by a Manual Trigger, with
- * the values the agent would give through $fromAI().
+ * Fields) are the real ones from n8n-nodes-base. A workflow whose tool is called by a chat model
+ * (AI Agent) or by an MCP client (MCP Server Trigger) cannot run offline, without either; for it
+ * the tool node is rehearsed alone, started by a Manual Trigger, with the values the agent or
+ * client would give through $fromAI(). The end-to-end suite runs both whole in the real n8n.
  */
 import type { INode, INodeParameters, NodeParameterValueType } from 'n8n-workflow';
 

@@ -19,10 +19,11 @@ afterAll(async () => simulator.stop());
 const examples = loadExamples();
 
 describe('every workflow in examples/ runs in the n8n engine and creates its run', () => {
-	it('there are examples: one from fields, one on a schedule, one for an AI Agent', () => {
+	it('there are examples: one from fields, one on a schedule, one for an AI Agent, one for MCP clients', () => {
 		expect(examples.map((e) => e.file)).toEqual([
 			'ai-agent-tool.json',
 			'daily-report-schedule.json',
+			'mcp-server-tool.json',
 			'order-to-automation.json',
 		]);
 	});
@@ -84,10 +85,17 @@ describe('every workflow in examples/ runs in the n8n engine and creates its run
 		}
 	});
 
-	it('the AI Agent example uses the tool variant of this node with $fromAI parameters', () => {
-		const agent = examples.find((e) => e.file === 'ai-agent-tool.json')!;
-		const tool = agent.nodes.find((n) => n.type.endsWith('.triggerAutomationTool'))!;
-		expect(tool.parameters.message).toMatch(/\$fromAI\('message'/);
-		expect(agent.connections[tool.name].ai_tool[0]?.[0].node).toBe('AI Agent');
-	});
+	it.each([
+		['ai-agent-tool.json', 'AI Agent'],
+		['mcp-server-tool.json', 'MCP Server Trigger'],
+	])(
+		'%s gives %s the tool variant of this node, Message and Context from $fromAI',
+		(file, root) => {
+			const example = examples.find((e) => e.file === file)!;
+			const tool = example.nodes.find((n) => n.type.endsWith('.triggerAutomationTool'))!;
+			expect(tool.parameters.message).toMatch(/\$fromAI\('message'/);
+			expect(tool.parameters.contextJson).toMatch(/\$fromAI\('context'/);
+			expect(example.connections[tool.name].ai_tool[0]?.[0].node).toBe(root);
+		},
+	);
 });
