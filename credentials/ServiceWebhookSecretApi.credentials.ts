@@ -6,6 +6,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { CREDENTIAL_TYPE } from './common/credentialType';
 import { signRequest } from './common/signRequest';
 
 /**
@@ -13,7 +14,7 @@ import { signRequest } from './common/signRequest';
  * used only inside `authenticate`; it is never sent.
  */
 export class ServiceWebhookSecretApi implements ICredentialType {
-	name = 'serviceWebhookSecretApi';
+	name = CREDENTIAL_TYPE;
 
 	// The name admins know from the product; it is a signing secret, not an API key. n8n's lint
 	// wants display names to end in "API": the one finding its scanner reports (see README).

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 
 import { loadPackage } from '../dev/engine';
 import { DEFAULTS } from '../nodes/TriggerAutomation/description';
-import { parseRetryAfter } from '../nodes/TriggerAutomation/failures';
+import { parseRetryAfter } from '../nodes/TriggerAutomation/answerFailure';
 import { headerValue } from '../nodes/TriggerAutomation/response';
 
 describe('option defaults: what the editor shows is what the node uses', () => {

@@ -10,6 +10,7 @@ import type {
 import { NodeConnectionTypes, UserError } from 'n8n-workflow';
 
 import { checkCredential } from '../../credentials/common/checkCredential';
+import { CREDENTIAL_TYPE } from '../../credentials/common/credentialType';
 import { nodeProperties } from './description';
 
 // n8n before 1.85 ships an n8n-workflow without NodeConnectionTypes, and reports the TypeError of
@@ -40,7 +41,7 @@ export class TriggerAutomation implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
 			{
-				name: 'serviceWebhookSecretApi',
+				name: CREDENTIAL_TYPE,
 				required: true,
 				testedBy: 'serviceWebhookSecretApiTest',
 			},

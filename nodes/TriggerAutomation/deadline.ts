@@ -20,6 +20,9 @@ export interface Deadline {
 	release(): void;
 }
 
+/** The longest a timer can wait: a longer delay fires at once (Options → Timeout stops there). */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
 // Each request in flight adds an abort listener to the signal, and Node warns above 10.
 export const REQUESTS_PER_DEADLINE = 8;
 
@@ -53,7 +56,7 @@ export class Deadlines {
 	}
 
 	/** The deadline of a request starting `now`. */
-	for(timeoutMs: number, now = Date.now()): Deadline {
+	forRequest(timeoutMs: number, now = Date.now()): Deadline {
 		const shared = this.current;
 		if (
 			shared &&
@@ -64,8 +67,7 @@ export class Deadlines {
 			shared.inFlight++;
 			return shared;
 		}
-		// Timers cannot wait longer than 2^31 - 1 ms (Options → Timeout stops there too).
-		const lifetime = Math.min(timeoutMs + slackMs(timeoutMs), 2 ** 31 - 1);
+		const lifetime = Math.min(timeoutMs + slackMs(timeoutMs), MAX_TIMER_MS);
 		const timer = AbortSignal.timeout(lifetime);
 		const controller = new AbortController();
 		const onTimer = () => {

@@ -5,7 +5,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { toNodeError } from './failures';
+import { toNodeError } from './nodeErrors';
 
 /** n8n marks an expression with a leading "=", at any depth of a parameter's value. */
 function hasExpression(value: unknown): boolean {

@@ -5,8 +5,9 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import { MAX_TIMER_MS } from './deadline';
 import { DEFAULTS } from './description';
-import { InputError } from './failures';
+import { InputError } from './inputError';
 
 export interface NodeOptions {
 	/** Requests in flight together. */
@@ -17,9 +18,6 @@ export interface NodeOptions {
 	ignoreSsl: boolean;
 	retries: number;
 }
-
-// Timers cannot wait longer (a longer delay would fire at once).
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 function whole(value: unknown, fallback: number, label: string, min: number, max: number): number {
 	const number = value === undefined || value === '' ? fallback : Number(value);

@@ -1,12 +1,20 @@
 /**
- * Parameters → body text. Pure functions over values n8n has already resolved, so every rule about
+ * Parameters → body bytes. Pure functions over values n8n has already resolved, so every rule about
  * what may be sent is checked here, before anything is signed.
  */
-import type { AssignmentValue, FieldType, IDataObject } from 'n8n-workflow';
+import type {
+	AssignmentCollectionValue,
+	AssignmentValue,
+	FieldType,
+	IDataObject,
+	INodeExecutionData,
+} from 'n8n-workflow';
 import { validateFieldType } from 'n8n-workflow';
 
 import { isPlainObject } from '../../credentials/common/plainObject';
-import { InputError } from './failures';
+import type { ContextMode } from './description';
+import { InputError } from './inputError';
+import type { ItemParameters } from './itemParameters';
 
 function kindOf(value: unknown): string {
 	if (value === null) return 'null';
@@ -144,4 +152,24 @@ export function serializeBody(message: string, context: IDataObject | undefined)
 		);
 	}
 	throw new InputError(`The context cannot be turned into JSON: ${problem}`);
+}
+
+/** An item's parameters → the exact bytes to sign and send. */
+export function bodyForItem(
+	parameters: ItemParameters,
+	item: INodeExecutionData,
+	itemIndex: number,
+): Buffer {
+	const message = messageText(parameters.get('message', 'Message', itemIndex));
+	const mode = parameters.get('contextMode', 'Context', itemIndex, 'none') as ContextMode;
+	let context: IDataObject | undefined;
+	if (mode === 'allFields') {
+		context = item.json;
+	} else if (mode === 'selectedFields') {
+		const fields = parameters.get('contextFields', 'Context Fields', itemIndex, {});
+		context = contextFromFields((fields as AssignmentCollectionValue).assignments);
+	} else if (mode === 'json') {
+		context = contextFromJson(parameters.get('contextJson', 'Context (JSON)', itemIndex));
+	}
+	return Buffer.from(serializeBody(message, context), 'utf8');
 }
