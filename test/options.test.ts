@@ -7,17 +7,18 @@ import { parseRetryAfter } from '../nodes/TriggerAutomation/answerFailure';
 import { headerValue } from '../nodes/TriggerAutomation/response';
 
 describe('option defaults: what the editor shows is what the node uses', () => {
-	it('Timeout, Items per Batch and Batch Interval defaults match DEFAULTS', async () => {
+	it('DEFAULTS are read from the fields the editor shows: Timeout 30000, Items per Batch 50, Batch Interval 1000', async () => {
 		const { nodeTypes } = await loadPackage();
 		const node = nodeTypes['n8n-nodes-automation-service.triggerAutomation'] as INodeType;
 		const options = node.description.properties.find((p) => p.name === 'options')!.options!;
 		const byName = (name: string) => options.find((o) => 'name' in o && o.name === name)!;
-		expect((byName('timeout') as { default: number }).default).toBe(DEFAULTS.timeoutMs);
+		expect((byName('timeout') as { default: number }).default).toBe(30000);
 		const batch = (
 			byName('batching') as { options: Array<{ values: Array<{ name: string; default: number }> }> }
 		).options[0].values;
-		expect(batch.find((v) => v.name === 'batchSize')!.default).toBe(DEFAULTS.batchSize);
-		expect(batch.find((v) => v.name === 'batchInterval')!.default).toBe(DEFAULTS.batchIntervalMs);
+		expect(batch.find((v) => v.name === 'batchSize')!.default).toBe(50);
+		expect(batch.find((v) => v.name === 'batchInterval')!.default).toBe(1000);
+		expect(DEFAULTS).toEqual({ timeoutMs: 30000, batchSize: 50, batchIntervalMs: 1000 });
 	});
 });
 

@@ -48,4 +48,13 @@ describe('the tarball is what n8n needs and nothing else', () => {
 		expect(unexpected).toEqual([]);
 		expect(packed.filter((file) => /\.(map|tsbuildinfo|png)$/.test(file))).toEqual([]);
 	});
+
+	it('ships no signature verification: the package signs, only the simulator verifies', () => {
+		const code = packed.filter((file) => file.endsWith('.js'));
+		expect(code.length).toBeGreaterThan(0);
+		for (const file of code) {
+			const text = readFileSync(join(PACKAGE_DIR, file), 'utf8');
+			expect(text, file).not.toMatch(/timingSafeEqual|verifySignature|VerificationError/);
+		}
+	});
 });

@@ -11,7 +11,7 @@ import { NodeConnectionTypes, UserError } from 'n8n-workflow';
 
 import { checkCredential } from '../../credentials/common/checkCredential';
 import { CREDENTIAL_TYPE } from '../../credentials/common/credentialType';
-import { nodeProperties } from './description';
+import { SUBTITLE, nodeProperties } from './description';
 
 // n8n before 1.85 ships an n8n-workflow without NodeConnectionTypes, and reports the TypeError of
 // reading it as "Class could not be found". Any other error it shows as it is: say what is needed
@@ -29,8 +29,7 @@ export class TriggerAutomation implements INodeType {
 		icon: { light: 'file:triggerAutomation.svg', dark: 'file:triggerAutomation.dark.svg' },
 		group: ['output'],
 		version: [1],
-		subtitle:
-			'={{ {"none": "Message only", "allFields": "Message + all input fields", "selectedFields": "Message + selected fields", "json": "Message + JSON context"}[$parameter["contextMode"]] }}',
+		subtitle: SUBTITLE,
 		description:
 			'Start a run of an Automation Service automation through its signed webhook, with a message for its AI and optional context',
 		defaults: {

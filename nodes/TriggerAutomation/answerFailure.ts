@@ -3,6 +3,7 @@
  * and bodies open, so each status class gets the message a user can act on.
  */
 import { SIGNATURE_TOLERANCE_MS } from '../../credentials/common/signature';
+import { LABELS, inContext, inOptions } from './description';
 import type { Failure, RequestInfo } from './failure';
 import { MAY_HAVE_RUN } from './failure';
 import type { RawResponse } from './response';
@@ -96,7 +97,7 @@ export function failureFromResponse(
 			httpCode,
 			retryable: false,
 			message: `The request body is too large for the service (413): ${request.bodyBytes} bytes`,
-			description: `Send less context for this item, e.g. with Context → Selected Fields.${said}`,
+			description: `Send less context for this item, e.g. with ${inContext('selectedFields')}.${said}`,
 		};
 	}
 	if (status === 429) {
@@ -109,8 +110,8 @@ export function failureFromResponse(
 			retryAfterMs,
 			message: `Rate limited by the service (429)${retryAfter === undefined ? '' : `, retry after ${retryAfter.trim()}${DELAY_SECONDS.test(retryAfter) ? ' s' : ''}`}`,
 			description:
-				'Send fewer requests at once: lower Options → Batching → Items per Batch or raise the Batch Interval; ' +
-				`Options → Retries When Not Accepted re-sends rate-limited items.${said}`,
+				`Send fewer requests at once: lower ${inOptions(LABELS.batching, LABELS.batchSize)} or raise the ${LABELS.batchInterval}; ` +
+				`${inOptions(LABELS.retries)} re-sends rate-limited items.${said}`,
 		};
 	}
 	if (status === 400 || status === 422) {

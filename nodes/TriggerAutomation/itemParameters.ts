@@ -5,6 +5,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { inContext } from './description';
 import { toNodeError } from './nodeErrors';
 
 /** n8n marks an expression with a leading "=", at any depth of a parameter's value. */
@@ -34,8 +35,7 @@ function read(
 				ctx.getNode(),
 				`${label}: its expression gave an object that contains itself (a circular reference)`,
 				{
-					description:
-						'Pick the values to send, e.g. with Context → Selected Fields, not the whole object.',
+					description: `Pick the values to send, e.g. with ${inContext('selectedFields')}, not the whole object.`,
 					itemIndex,
 				},
 			);

@@ -6,7 +6,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { MAX_TIMER_MS } from './deadline';
-import { DEFAULTS } from './description';
+import { DEFAULTS, LABELS, inOptions } from './description';
 import { InputError } from './inputError';
 
 export interface NodeOptions {
@@ -23,7 +23,7 @@ function whole(value: unknown, fallback: number, label: string, min: number, max
 	const number = value === undefined || value === '' ? fallback : Number(value);
 	if (!Number.isInteger(number) || number < min || number > max) {
 		throw new InputError(
-			`Options → ${label} must be a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`,
+			`${inOptions(label)} must be a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`,
 			`Set ${label} to a number, or remove the option to use its default.`,
 		);
 	}
@@ -36,18 +36,18 @@ export function readOptions(ctx: IExecuteFunctions, itemCount: number): NodeOpti
 	let batchSize = 1; // Without Batching, one request at a time: runs are created in item order.
 	let batchIntervalMs = 0;
 	if (batch) {
-		batchSize = whole(batch.batchSize, DEFAULTS.batchSize, 'Items per Batch', -1, MAX_TIMER_MS);
+		batchSize = whole(batch.batchSize, DEFAULTS.batchSize, LABELS.batchSize, -1, MAX_TIMER_MS);
 		if (batchSize === 0) {
 			throw new InputError(
-				'Options → Items per Batch must be at least 1, or -1 for all items at once, got 0',
-				'Set Items per Batch to 1 or more, or remove the option to use its default.',
+				`${inOptions(LABELS.batchSize)} must be at least 1, or -1 for all items at once, got 0`,
+				`Set ${LABELS.batchSize} to 1 or more, or remove the option to use its default.`,
 			);
 		}
 		if (batchSize === -1) batchSize = Math.max(itemCount, 1);
 		batchIntervalMs = whole(
 			batch.batchInterval,
 			DEFAULTS.batchIntervalMs,
-			'Batch Interval',
+			LABELS.batchInterval,
 			0,
 			MAX_TIMER_MS,
 		);
@@ -55,9 +55,9 @@ export function readOptions(ctx: IExecuteFunctions, itemCount: number): NodeOpti
 	return {
 		batchSize,
 		batchIntervalMs,
-		timeoutMs: whole(options.timeout, DEFAULTS.timeoutMs, 'Timeout', 1, MAX_TIMER_MS),
+		timeoutMs: whole(options.timeout, DEFAULTS.timeoutMs, LABELS.timeout, 1, MAX_TIMER_MS),
 		includeHeaders: options.fullResponse === true,
 		ignoreSsl: options.allowUnauthorizedCerts === true,
-		retries: whole(options.retries, 0, 'Retries When Not Accepted', 0, 10),
+		retries: whole(options.retries, 0, LABELS.retries, 0, 10),
 	};
 }

@@ -13,6 +13,7 @@ import { validateFieldType } from 'n8n-workflow';
 
 import { isPlainObject } from '../../credentials/common/plainObject';
 import type { ContextMode } from './description';
+import { LABELS, inContext } from './description';
 import { InputError } from './inputError';
 import type { ItemParameters } from './itemParameters';
 
@@ -28,7 +29,7 @@ export function messageText(value: unknown): string {
 		if (value.trim() === '') {
 			throw new InputError(
 				'The message is empty',
-				'Type the instruction for the AI in Message, or check that its expression gives text for this item.',
+				`Type the instruction for the AI in ${LABELS.message}, or check that its expression gives text for this item.`,
 			);
 		}
 		return value;
@@ -40,7 +41,7 @@ export function messageText(value: unknown): string {
 	if (value === null || value === undefined) {
 		throw new InputError(
 			`The message is empty: its expression gave ${value === null ? 'null' : 'undefined'}`,
-			'Check that the field used in Message exists on this item.',
+			`Check that the field used in ${LABELS.message} exists on this item.`,
 		);
 	}
 	throw new InputError(
@@ -61,22 +62,22 @@ function parseJson(text: string): { value: unknown } | { error: string } {
 export function contextFromJson(value: unknown): IDataObject {
 	if (value === undefined) {
 		throw new InputError(
-			'Context (JSON) is empty: its expression gave undefined',
-			'Check that the field used in Context (JSON) exists on this item, or set Context to None.',
+			`${LABELS.contextJson} is empty: its expression gave undefined`,
+			`Check that the field used in ${LABELS.contextJson} exists on this item, or set ${LABELS.context} to None.`,
 		);
 	}
 	let parsed: unknown = value;
 	if (typeof value === 'string') {
 		if (value.trim() === '') {
 			throw new InputError(
-				'Context (JSON) is empty',
-				'Write a JSON object such as {"orderId": 42}, or set Context to None.',
+				`${LABELS.contextJson} is empty`,
+				`Write a JSON object such as {"orderId": 42}, or set ${LABELS.context} to None.`,
 			);
 		}
 		const result = parseJson(value);
 		if ('error' in result) {
 			throw new InputError(
-				`Context (JSON) is not valid JSON: ${result.error}`,
+				`${LABELS.contextJson} is not valid JSON: ${result.error}`,
 				'Check quotes, commas and brackets. Text from expressions must be quoted, e.g. "name": "{{ $json.name }}".',
 			);
 		}
@@ -84,7 +85,7 @@ export function contextFromJson(value: unknown): IDataObject {
 	}
 	if (!isPlainObject(parsed)) {
 		throw new InputError(
-			`Context (JSON) must be a JSON object, but it is ${kindOf(parsed)}`,
+			`${LABELS.contextJson} must be a JSON object, but it is ${kindOf(parsed)}`,
 			'Wrap the value in an object, e.g. {"items": [...]}.',
 		);
 	}
@@ -102,13 +103,13 @@ export function contextFromFields(assignments: AssignmentValue[] | undefined): I
 		if (name.trim() === '') {
 			throw new InputError(
 				`Context field ${index + 1} has no name`,
-				'Give every field under Context Fields a name, or remove the empty one.',
+				`Give every field under ${LABELS.contextFields} a name, or remove the empty one.`,
 			);
 		}
 		if (seen.has(name)) {
 			throw new InputError(
 				`Context field "${name}" is set twice`,
-				'Each name may appear once under Context Fields; remove or rename the duplicate.',
+				`Each name may appear once under ${LABELS.contextFields}; remove or rename the duplicate.`,
 			);
 		}
 		seen.add(name);
@@ -148,7 +149,7 @@ export function serializeBody(message: string, context: IDataObject | undefined)
 	if (/circular/i.test(problem)) {
 		throw new InputError(
 			'The context contains a circular reference (an object that contains itself)',
-			'Select the fields to send with Context → Selected Fields instead of sending the whole object.',
+			`Select the fields to send with ${inContext('selectedFields')} instead of sending the whole object.`,
 		);
 	}
 	throw new InputError(`The context cannot be turned into JSON: ${problem}`);
@@ -160,16 +161,16 @@ export function bodyForItem(
 	item: INodeExecutionData,
 	itemIndex: number,
 ): Buffer {
-	const message = messageText(parameters.get('message', 'Message', itemIndex));
-	const mode = parameters.get('contextMode', 'Context', itemIndex, 'none') as ContextMode;
+	const message = messageText(parameters.get('message', LABELS.message, itemIndex));
+	const mode = parameters.get('contextMode', LABELS.context, itemIndex, 'none') as ContextMode;
 	let context: IDataObject | undefined;
 	if (mode === 'allFields') {
 		context = item.json;
 	} else if (mode === 'selectedFields') {
-		const fields = parameters.get('contextFields', 'Context Fields', itemIndex, {});
+		const fields = parameters.get('contextFields', LABELS.contextFields, itemIndex, {});
 		context = contextFromFields((fields as AssignmentCollectionValue).assignments);
 	} else if (mode === 'json') {
-		context = contextFromJson(parameters.get('contextJson', 'Context (JSON)', itemIndex));
+		context = contextFromJson(parameters.get('contextJson', LABELS.contextJson, itemIndex));
 	}
 	return Buffer.from(serializeBody(message, context), 'utf8');
 }

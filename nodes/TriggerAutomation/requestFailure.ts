@@ -3,6 +3,7 @@
  * failed, or Options → Timeout passed. Only the error's code is read.
  */
 import { SigningRefusal } from '../../credentials/common/signRequest';
+import { LABELS, inOptions } from './description';
 import type { Failure, RequestInfo } from './failure';
 import { MAY_HAVE_RUN } from './failure';
 
@@ -36,7 +37,7 @@ export function timeoutFailure(request: RequestInfo): Failure {
 		kind: 'network',
 		retryable: false,
 		message: `The service did not answer within ${request.timeoutMs} ms`,
-		description: `${MAY_HAVE_RUN} Raise Options → Timeout if the service is slow.`,
+		description: `${MAY_HAVE_RUN} Raise ${inOptions(LABELS.timeout)} if the service is slow.`,
 	};
 }
 
@@ -79,7 +80,7 @@ export function failureFromError(error: unknown, request: RequestInfo): Failure 
 	if (TLS_CODES.has(code)) {
 		return network(
 			`The TLS certificate of ${host} is not trusted (${code})`,
-			'Use a certificate the machine running n8n trusts, or turn on Options → Ignore SSL Issues (Insecure) if you accept the risk.',
+			`Use a certificate the machine running n8n trusts, or turn on ${inOptions(LABELS.ignoreSsl)} if you accept the risk.`,
 		);
 	}
 	if (code === 'ECONNABORTED' || code === 'ETIMEDOUT' || code === 'ESOCKETTIMEDOUT') {
