@@ -32,12 +32,12 @@ export function slackMs(timeoutMs: number): number {
 }
 
 /**
- * The deadlines of one run of the node. A timer signal costs about 25 µs, so requests share one:
+ * The deadlines of one execution of the node. A timer signal costs about 25 µs, so requests share one:
  * each new one is set 1% (at most 1 s) past the Timeout, and is shared by requests starting while
  * it still leaves them their whole Timeout, up to 8 in flight at once. Every request thus gets at
  * least its Timeout and at most 1% more.
  *
- * Stop reaches every deadline through one listener on the execution's signal for the whole run,
+ * Stop reaches every deadline through one listener on the execution's signal for the node's whole execution,
  * removed by `dispose`: a listener per deadline would pile up on that signal, and a signal made
  * with `AbortSignal.any` costs more to listen on than a plain one.
  */
@@ -96,7 +96,7 @@ export class Deadlines {
 
 	/**
 	 * After the run: no listener of it stays on the execution's signal, and no timer (a timer
-	 * signal with a listener is kept alive until it fires) holds on to this run's context.
+	 * signal with a listener is kept alive until it fires) holds on to this execution's context.
 	 */
 	dispose(): void {
 		this.cancel?.removeEventListener('abort', this.onCancel);

@@ -1,6 +1,6 @@
 /**
  * The node's parameters for each item. n8n resolves and copies a parameter on every read; one with
- * no expression anywhere in it has the same value for every item, so it is read once per run.
+ * no expression anywhere in it has the same value for every item, so it is read once per execution.
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
