@@ -31,6 +31,7 @@ const ORDER = workflowId('order-to-automation.json');
 const SCHEDULE = workflowId('daily-report-schedule.json');
 const AGENT = workflowId('ai-agent-tool.json');
 const HTTP = workflowId('httpRequestNode');
+const PREVIEW = workflowId('previewOnly');
 
 /** What the scripted chat model asks the tool to do: the agent's $fromAI values. */
 const AGENT_CALL = FROM_AI_SAMPLES;
@@ -43,6 +44,26 @@ function withChatModelCredential(workflow: WorkflowFile): WorkflowFile {
 		nodes: workflow.nodes.map((node) =>
 			node.type === '@n8n/n8n-nodes-langchain.lmChatOpenAi'
 				? { ...node, credentials: { openAiApi: OPENAI } }
+				: node,
+		),
+	};
+}
+
+/** The order example with Options → Preview Only (Don't Send) on. */
+function withPreviewOnly(workflow: WorkflowFile, id: string): WorkflowFile {
+	return {
+		...workflow,
+		id,
+		name: 'Order example, preview only',
+		nodes: workflow.nodes.map((node) =>
+			node.name === 'Trigger Automation'
+				? {
+						...node,
+						parameters: {
+							...(node.parameters as object),
+							options: { previewOnly: true },
+						},
+					}
 				: node,
 		),
 	};
@@ -70,12 +91,14 @@ for (const app of Object.values(APPS)) {
 				...[...examples.map((e) => e.workflow), http].flatMap((w) => credentialsOf(w, data)),
 				{ ...OPENAI, type: 'openAiApi', data: { apiKey: 'sk-e2e-not-a-key', url: model.baseUrl } },
 			]);
+			const order = examples.find(({ file }) => file === 'order-to-automation.json')!.workflow;
 			await n8n.import('workflow', [
 				...examples.map(({ file, workflow }) => ({
 					...withChatModelCredential(workflow),
 					id: workflowId(file),
 				})),
 				http,
+				withPreviewOnly(order, PREVIEW),
 			]);
 			await n8n.start();
 			await setUpOwner(n8n);
@@ -183,6 +206,20 @@ for (const app of Object.values(APPS)) {
 			const output = page.getByTestId('output-panel');
 			await output.getByText(run.runId).first().waitFor();
 			await editor.screenshot('order-executed');
+		});
+
+		it("Preview Only: Execute workflow shows the signed request in the node's output panel and sends nothing", async () => {
+			const { page } = editor;
+			const before = simulator.requests;
+			await openWorkflow(page, n8n, PREVIEW);
+			await page.getByTestId('execute-workflow-button').first().click();
+			await openNode(page, 'Trigger Automation');
+			const output = page.getByTestId('output-panel');
+			await output.getByText('bodySha256').first().waitFor();
+			await output.getByText('signingInput').first().waitFor();
+			await editor.screenshot('preview-output');
+			expect(simulator.requests).toBe(before);
+			await closeNode(page);
 		});
 
 		it('Execute workflow on the schedule example: the Schedule Trigger fires once and starts one run', async () => {

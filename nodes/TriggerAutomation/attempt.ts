@@ -28,20 +28,25 @@ function signedAt(request: IHttpRequestOptions): number | undefined {
 	return typeof header === 'string' ? parseSignatureHeader(header).timestamp : undefined;
 }
 
-export async function sendAttempt(execution: Execution, body: Buffer): Promise<Attempt> {
-	const { ctx, target, options } = execution;
-	const info: RequestInfo = {
-		url: target.url,
-		automationId: target.automationId,
+/** What a request for these body bytes is, before the credential signs it. */
+export function requestInfo(execution: Execution, body: Buffer): RequestInfo {
+	return {
+		url: execution.target.url,
+		automationId: execution.target.automationId,
 		bodyBytes: body.length,
-		timeoutMs: options.timeoutMs,
+		timeoutMs: execution.options.timeoutMs,
 	};
-	// Fresh options per attempt: the credential signs them with a fresh timestamp. Content-Type
-	// and the redirect lock are the credential's (signRequest.ts): it sets them on every request it
-	// signs, the HTTP Request node's too.
-	const request: IHttpRequestOptions = {
+}
+
+/**
+ * The request for these body bytes, unsigned. Fresh for every attempt: the credential signs it
+ * with a fresh timestamp. Content-Type and the redirect lock are the credential's (signRequest.ts):
+ * it sets them on every request it signs, the HTTP Request node's too.
+ */
+export function buildRequest(execution: Execution, body: Buffer): IHttpRequestOptions {
+	return {
 		method: 'POST',
-		url: target.url,
+		url: execution.target.url,
 		body,
 		headers: { Accept: 'application/json, text/plain, */*' },
 		encoding: 'arraybuffer',
@@ -49,8 +54,14 @@ export async function sendAttempt(execution: Execution, body: Buffer): Promise<A
 		ignoreHttpStatusErrors: true,
 		// No `timeout`: the deadline covers connecting, headers and body alike, where the HTTP
 		// client's would add two more timers per request and stop only idle waits.
-		skipSslCertificateValidation: options.ignoreSsl,
+		skipSslCertificateValidation: execution.options.ignoreSsl,
 	};
+}
+
+export async function sendAttempt(execution: Execution, body: Buffer): Promise<Attempt> {
+	const { ctx, target, options } = execution;
+	const info = requestInfo(execution, body);
+	const request = buildRequest(execution, body);
 	const deadline = execution.deadlines.forRequest(options.timeoutMs);
 	try {
 		const raw = (await ctx.helpers.httpRequestWithAuthentication.call(

@@ -11,6 +11,7 @@ export const LABELS = {
 	batchInterval: 'Batch Interval (Ms)',
 	ignoreSsl: 'Ignore SSL Issues (Insecure)',
 	includeHeaders: 'Include Response Headers and Status',
+	preview: "Preview Only (Don't Send)",
 	retries: 'Retries When Not Accepted',
 	timeout: 'Timeout',
 } as const;
@@ -155,6 +156,15 @@ export const nodeProperties: INodeProperties[] = [
 				default: false,
 				description:
 					'Whether to add the response headers and status message to the output (the status code is always there)',
+			},
+			{
+				displayName: LABELS.preview,
+				name: 'previewOnly',
+				type: 'boolean',
+				noDataExpression: true,
+				default: false,
+				description:
+					'Whether to output, per item, exactly what would be sent (method, URL, headers with the signature shortened, the body, its length and SHA-256, the timestamp) instead of sending it. Nothing is sent and no run is created.',
 			},
 			{
 				displayName: LABELS.retries,

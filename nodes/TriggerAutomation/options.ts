@@ -17,6 +17,8 @@ export interface NodeOptions {
 	includeHeaders: boolean;
 	ignoreSsl: boolean;
 	retries: number;
+	/** Options → Preview Only (Don't Send): each item's signed request as output, nothing sent. */
+	preview: boolean;
 }
 
 function whole(value: unknown, fallback: number, label: string, min: number, max: number): number {
@@ -59,5 +61,6 @@ export function readOptions(ctx: IExecuteFunctions, itemCount: number): NodeOpti
 		includeHeaders: options.fullResponse === true,
 		ignoreSsl: options.allowUnauthorizedCerts === true,
 		retries: whole(options.retries, 0, LABELS.retries, 0, 10),
+		preview: options.previewOnly === true,
 	};
 }

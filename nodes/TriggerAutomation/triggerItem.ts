@@ -10,6 +10,7 @@ import { sendAttempt } from './attempt';
 import type { Execution } from './execution';
 import type { Failure } from './failure';
 import { ItemFailure } from './failure';
+import { previewItem } from './preview';
 import { bodyForItem } from './requestBody';
 import { outputJson } from './response';
 
@@ -30,6 +31,7 @@ function retryDelayMs(failure: Failure, retry: number): number | undefined {
 export async function triggerItem(execution: Execution, itemIndex: number): Promise<IDataObject> {
 	const { ctx, target, options } = execution;
 	const body = bodyForItem(execution.parameters, execution.items[itemIndex], itemIndex);
+	if (options.preview) return previewItem(execution, body);
 	for (let retry = 0; ; retry++) {
 		const attempt = await sendAttempt(execution, body);
 		if ('accepted' in attempt) {
