@@ -30,6 +30,13 @@ export class ServiceWebhookSecretApi implements ICredentialType {
 
 	properties: INodeProperties[] = [
 		{
+			displayName:
+				'Testing checks the URL and the secret here, then sends one unsigned HEAD request to the URL to prove the host is reachable. It never sends a signed request: every signed request would start a run.',
+			name: 'testNotice',
+			type: 'notice',
+			default: '',
+		},
+		{
 			displayName: 'Webhook URL',
 			name: 'webhookUrl',
 			type: 'string',

@@ -253,8 +253,28 @@ for (const app of Object.values(APPS)) {
 			});
 		});
 
-		it("the credential dialog's test says OK for a good credential and names the whitespace in a pasted secret", async () => {
+		/** Saves a new credential from the node's panel; n8n then runs its test. */
+		async function newCredential(webhookUrl: string, signingSecret: string) {
 			const { page } = editor;
+			await openWorkflow(page, n8n, ORDER);
+			await openNode(page, 'Trigger Automation');
+			await page.getByTestId('node-credentials-select').click();
+			await page.getByTestId('node-credentials-select-item-new').click();
+			await page.getByTestId('parameter-input-webhookUrl').locator('input').fill(webhookUrl);
+			await page.getByTestId('parameter-input-signingSecret').locator('input').fill(signingSecret);
+			await page.getByTestId('credential-save-button').click();
+		}
+
+		/** n8n says "Couldn't connect with these settings"; the credential's reason is under More details. */
+		async function failureShown(reason: RegExp) {
+			const { page } = editor;
+			await page.getByText('More details').locator('visible=true').first().click();
+			await page.getByText(reason).locator('visible=true').first().waitFor();
+		}
+
+		it("the credential dialog's test: OK for the service, with no run started; the form says what it checks", async () => {
+			const { page } = editor;
+			const before = { requests: simulator.requests, runs: simulator.runs(ID).length };
 			// Opening a saved credential runs its test.
 			await page.goto(`${n8n.baseUrl}/home/credentials`);
 			await page
@@ -262,28 +282,29 @@ for (const app of Object.values(APPS)) {
 				.filter({ hasText: 'Order automation webhook' })
 				.click();
 			await page.getByTestId('credentials-config-container-test-success').waitFor();
-			await editor.screenshot('credential-test-ok');
-			await page.keyboard.press('Escape');
-			// A new credential from the node's panel, its secret pasted with a leading space.
-			await openWorkflow(page, n8n, ORDER);
-			await openNode(page, 'Trigger Automation');
-			await page.getByTestId('node-credentials-select').click();
-			await page.getByTestId('node-credentials-select-item-new').click();
 			await page
-				.getByTestId('parameter-input-webhookUrl')
-				.locator('input')
-				.fill(simulator.webhookUrl(ID));
-			await page.getByTestId('parameter-input-signingSecret').locator('input').fill(` ${SECRET}`);
-			await page.getByTestId('credential-save-button').click();
-			// n8n says "Couldn't connect with these settings"; the credential's reason is under More details.
-			await page.getByText('More details').locator('visible=true').first().click();
-			await page
-				.getByText(/starts or ends with whitespace/)
-				.locator('visible=true')
+				.getByText(/sends one unsigned HEAD request/)
 				.first()
 				.waitFor();
-			await editor.screenshot('credential-test-whitespace');
+			await editor.screenshot('credential-test-ok');
 			await page.keyboard.press('Escape');
+			// The test reached the service (its HEAD request) and started no run.
+			expect(simulator.requests).toBeGreaterThan(before.requests);
+			expect(simulator.runs(ID)).toHaveLength(before.runs);
+		});
+
+		it("the credential dialog's test fails for a URL nothing listens on, saying so", async () => {
+			await newCredential('http://127.0.0.1:1/webhooks/cloud/nowhere', SECRET);
+			await failureShown(/Could not connect to 127\.0\.0\.1:1: connection refused/);
+			await editor.screenshot('credential-test-unreachable');
+			await editor.page.keyboard.press('Escape');
+		});
+
+		it("the credential dialog's test names the whitespace in a pasted secret", async () => {
+			await newCredential(simulator.webhookUrl(ID), ` ${SECRET}`);
+			await failureShown(/starts or ends with whitespace/);
+			await editor.screenshot('credential-test-whitespace');
+			await editor.page.keyboard.press('Escape');
 		});
 
 		it("ai-agent-tool.json: a chat message makes n8n's AI Agent call the tool, which starts one run with the $fromAI values", async () => {

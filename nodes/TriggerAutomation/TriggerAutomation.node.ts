@@ -11,6 +11,7 @@ import { NodeConnectionTypes, UserError } from 'n8n-workflow';
 
 import { checkCredential } from '../../credentials/common/checkCredential';
 import { CREDENTIAL_TYPE } from '../../credentials/common/credentialType';
+import { parseWebhookUrl } from '../../credentials/common/webhookUrl';
 import { SUBTITLE, nodeProperties } from './description';
 
 // n8n before 1.85 ships an n8n-workflow without NodeConnectionTypes, and reports the TypeError of
@@ -54,7 +55,11 @@ export class TriggerAutomation implements INodeType {
 				this: ICredentialTestFunctions,
 				credential: ICredentialsDecrypted,
 			): Promise<INodeCredentialTestResult> {
-				return checkCredential(credential.data ?? {});
+				const local = checkCredential(credential.data ?? {});
+				if (local.status !== 'OK') return local;
+				// Loaded when an admin tests a credential, not when n8n loads the package.
+				const { probeWebhook } = await import('./credentialProbe');
+				return await probeWebhook(this, parseWebhookUrl(credential.data?.webhookUrl));
 			},
 		},
 	};
