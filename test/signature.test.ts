@@ -11,6 +11,7 @@ import {
 	describeSecretProblem,
 	parseSignatureHeader,
 } from '../credentials/common/signature';
+import { expectCodedError, malformedHeaders } from './support/malformedHeaders';
 
 const T = 1_700_000_000_000;
 const SECRET = 'test_secret';
@@ -46,15 +47,7 @@ const VECTORS = [
 ];
 
 function expectFormatError(fn: () => unknown, code: string, text: RegExp): void {
-	let caught: unknown;
-	try {
-		fn();
-	} catch (error) {
-		caught = error;
-	}
-	expect(caught).toBeInstanceOf(SignatureFormatError);
-	expect((caught as SignatureFormatError).code).toBe(code);
-	expect((caught as SignatureFormatError).message).toMatch(text);
+	expectCodedError(fn, SignatureFormatError, code, text);
 }
 
 describe('§5.1–5.2 header name and format', () => {
@@ -139,24 +132,7 @@ describe('header parser: tolerant of order and rotation, strict about values', (
 		expect(parseSignatureHeader(`t=${T},v0=abc,v2=xyz,v1=${good}`).signatures).toEqual([good]);
 	});
 
-	const malformedCases: Array<[string, string | undefined, string, RegExp]> = [
-		['an absent header', undefined, 'missing', /header is missing/],
-		['an empty header', '', 'missing', /header is missing/],
-		['no timestamp', `v1=${good}`, 'malformed', /t=<milliseconds> entry is missing/],
-		['no v1 entry', `t=${T}`, 'no_signature', /has no v1= signature/],
-		['only an unknown scheme', `t=${T},v0=${good}`, 'no_signature', /has no v1= signature/],
-		['spaces after the comma', `t=${T}, v1=${good}`, 'malformed', /whitespace/],
-		['an entry without "="', `t=${T},v1`, 'malformed', /not of the form key=value/],
-		['an empty key', `t=${T},=${good}`, 'malformed', /not of the form key=value/],
-		['uppercase hex', `t=${T},v1=${good.toUpperCase()}`, 'malformed', /lowercase hex/],
-		['a short signature', `t=${T},v1=${good.slice(2)}`, 'malformed', /64 hex characters, got 62/],
-		['a non-hex signature', `t=${T},v1=${'g'.repeat(64)}`, 'malformed', /64 hex characters/],
-		['a seconds timestamp', `t=1700000000,v1=${good}`, 'malformed', /looks like seconds/],
-		['a fractional timestamp', `t=1700000000000.5,v1=${good}`, 'malformed', /whole number/],
-		['a negative timestamp', `t=-1700000000000,v1=${good}`, 'malformed', /whole number/],
-		['an empty timestamp', `t=,v1=${good}`, 'malformed', /whole number/],
-		['two timestamps', `t=${T},t=${T},v1=${good}`, 'malformed', /more than one t=/],
-	];
+	const malformedCases = malformedHeaders(good, T);
 	for (const [name, header, code, text] of malformedCases) {
 		it(`rejects ${name} with its own message`, () => {
 			expectFormatError(() => parseSignatureHeader(header), code, text);
