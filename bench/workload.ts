@@ -145,7 +145,9 @@ function sideNodes(side: EngineSide, c: number, url: string): INode[] {
 				}),
 			];
 		case 'bare':
-			return [node(LAST_NODE, BARE_HTTP_TYPE, 1, { url, secret: SECRET, batchSize: c })];
+			return [
+				node(LAST_NODE, BARE_HTTP_TYPE, 1, { url, secret: SECRET, message: MESSAGE, batchSize: c }),
+			];
 	}
 }
 
