@@ -76,7 +76,7 @@ export class Sides {
 
 	private async send(side: Side, c: number): Promise<void> {
 		if (side === 'raw') {
-			const url = `${this.receiver.url}${WEBHOOK_PATH}`;
+			const url = new URL(WEBHOOK_PATH, this.receiver.url);
 			const ok = await runRawClient(url, SECRET, this.bodies, c);
 			if (ok !== this.count) throw new Error(`raw client: ${ok} answered 202`);
 			return;
