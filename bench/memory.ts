@@ -10,7 +10,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType } fr
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { outputOf, runWorkflow } from '../dev/engine';
-import { LAST_NODE, MESSAGE, sideWorkflow, useSnapshot } from './workload';
+import { LAST_NODE, bodyFor, sideWorkflow, useSnapshot } from './workload';
 
 export const MEMORY_BODY_BYTES = 10 * 1024 * 1024;
 const SOURCE_TYPE = 'bench.memorySource';
@@ -50,7 +50,7 @@ const source: INodeType = {
 /** Order lines, all different, until the body is `bytes` long. */
 function bigContext(bytes: number): IDataObject {
 	const lines: IDataObject[] = [];
-	let size = JSON.stringify({ data: { message: MESSAGE, context: { lines: [] } } }).length;
+	let size = bodyFor({ lines: [] }).length;
 	for (let i = 0; size < bytes; i++) {
 		const line = {
 			line: i,
@@ -82,8 +82,7 @@ async function child(receiverUrl: string): Promise<void> {
 	sourceItems = [{ orderId: 1 }];
 	await run(receiverUrl); // warm-up: the engine, the package and axios loaded and compiled
 	sourceItems = [bigContext(MEMORY_BODY_BYTES)];
-	const body = JSON.stringify({ data: { message: MESSAGE, context: sourceItems[0] } });
-	const bodyBytes = Buffer.byteLength(body);
+	const bodyBytes = bodyFor(sourceItems[0]).length;
 	global.gc?.();
 	global.gc?.();
 	const before = process.memoryUsage().rss;
