@@ -8,6 +8,7 @@ import { cpSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 
+import { CREDENTIAL_TYPE } from '../credentials/common/credentialType';
 import { BASE_PACKAGE, manualTriggerNode, pinnedItems } from '../dev/baseNodes';
 import type { RunOptions } from '../dev/engine';
 import { PACKAGE_DIR, loadPackage } from '../dev/engine';
@@ -16,7 +17,6 @@ import { BARE_HTTP_TYPE, DIAGNOSTIC_NODE_TYPES } from './bareNodes';
 export const SECRET = 'whsec_bench_0123456789abcdef';
 export const WEBHOOK_PATH = '/webhooks/cloud/bench-automation';
 export const MESSAGE = 'Check the order and email the customer a confirmation';
-const CREDENTIAL_TYPE = 'serviceWebhookSecretApi';
 /** The node whose output and execution time each workflow is judged by. */
 export const LAST_NODE = 'Send';
 
@@ -160,14 +160,8 @@ export function sideWorkflow(
 ): RunOptions {
 	const url = `${receiverUrl}${WEBHOOK_PATH}`;
 	const nodes = [manualTriggerNode('Start'), ...sideNodes(side, c, url)];
-	const connections = Object.fromEntries(
-		nodes
-			.slice(0, -1)
-			.map((from, i) => [
-				from.name,
-				{ main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] },
-			]),
-	);
+	const link = (to: INode) => ({ main: [[{ node: to.name, type: 'main', index: 0 }]] });
+	const connections = Object.fromEntries(nodes.slice(1).map((to, i) => [nodes[i].name, link(to)]));
 	return {
 		workflow: { nodes, connections } as RunOptions['workflow'],
 		pinData: { Start: pinnedItems(items) },
