@@ -60,11 +60,8 @@ class BareHttpNode implements INodeType {
 		};
 		const results: INodeExecutionData[] = [];
 		for (let start = 0; start < items.length; start += batchSize) {
-			const batch = items.slice(start, start + batchSize);
-			const answers = await Promise.all(batch.map(send));
-			answers.forEach((json, offset) =>
-				results.push({ json, pairedItem: { item: start + offset } }),
-			);
+			const answers = await Promise.all(items.slice(start, start + batchSize).map(send));
+			answers.forEach((json, i) => results.push({ json, pairedItem: { item: start + i } }));
 		}
 		return [results];
 	}

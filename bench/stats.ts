@@ -20,10 +20,8 @@ export function summarize(values: number[]): Summary {
 
 /** 12,345.6 */
 export function num(value: number, decimals = 0): string {
-	return value.toLocaleString('en-US', {
-		minimumFractionDigits: decimals,
-		maximumFractionDigits: decimals,
-	});
+	const digits = { minimumFractionDigits: decimals, maximumFractionDigits: decimals };
+	return value.toLocaleString('en-US', digits);
 }
 
 /** `median (min–max)` */

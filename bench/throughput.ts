@@ -40,14 +40,12 @@ export class Sides {
 	private readonly bodies: Buffer[];
 	private readonly bytes: number;
 	private readonly fingerprint: number;
-	readonly count: number;
 	readonly averageBodyBytes: number;
 
 	constructor(
 		private readonly receiver: Receiver,
-		count: number,
+		readonly count: number,
 	) {
-		this.count = count;
 		this.items = Array.from({ length: count }, (_, i) => orderItem(i));
 		this.bodies = this.items.map(bodyFor);
 		this.bytes = this.bodies.reduce((sum, body) => sum + body.length, 0);

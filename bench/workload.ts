@@ -4,7 +4,7 @@
  * package under test is a copy of the fresh build taken when the bench starts, so every phase and
  * child process measures one build even if dist/ is rebuilt meanwhile.
  */
-import { cpSync, mkdirSync, rmSync } from 'node:fs';
+import { cpSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 
@@ -27,7 +27,6 @@ export const BUILT_SIGNATURE = join(SNAPSHOT_DIR, 'dist/credentials/common/signa
 /** Copies package.json and dist/ to SNAPSHOT_DIR (once, in the parent process). */
 export function takeSnapshot(): void {
 	rmSync(SNAPSHOT_DIR, { recursive: true, force: true });
-	mkdirSync(SNAPSHOT_DIR, { recursive: true });
 	cpSync(join(PACKAGE_DIR, 'package.json'), join(SNAPSHOT_DIR, 'package.json'));
 	cpSync(join(PACKAGE_DIR, 'dist'), join(SNAPSHOT_DIR, 'dist'), { recursive: true });
 }
