@@ -15,7 +15,7 @@ import { Receiver } from './receiver';
 import { measureSigning } from './signing';
 import { elapsedMs, num, ratio, ratioMiddle, spread, summarize } from './stats';
 import type { Sample, Side, ThroughputResult } from './throughput';
-import { SIDES, Sides, measureThroughput } from './throughput';
+import { SIDES, Sides } from './throughput';
 import { PACKAGE_DIR, SECRET, takeSnapshot, useSnapshot } from './workload';
 
 const ITEMS = 1000;
@@ -59,9 +59,7 @@ async function main(): Promise<void> {
 	const receiver = await Receiver.start(SECRET);
 	const sides = new Sides(receiver, ITEMS);
 	const groups = [ENGINE_SIDES, ['raw' as const]];
-	const t = await measureThroughput(sides, groups, CONCURRENCIES, RUNS, log).finally(() =>
-		receiver.stop(),
-	);
+	const t = await sides.measure(groups, CONCURRENCIES, RUNS).finally(() => receiver.stop());
 	log('2/5 CPU profiles at concurrency 1');
 	const profile = (side: Side) => profileSide(side, 1, PROFILE_RUNS, ITEMS);
 	const cpu = { node: profile('node'), bare: profile('bare') };

@@ -72,6 +72,32 @@ export class Sides {
 		return { ms, cpuUs, connections: got.connections, open: got.peakOpen };
 	}
 
+	/**
+	 * Each group of sides in rotated rounds, after one warm-up run of each (JIT, the engine's lazy
+	 * modules). A ratio compares runs of one round, so a group holds only the sides compared: the
+	 * n8n sides together, the raw client after them.
+	 */
+	async measure(groups: Side[][], concurrencies: number[], runs: number) {
+		const result: ThroughputResult = {};
+		for (const c of concurrencies) {
+			for (const group of groups) {
+				for (const side of group) await this.once(side, c);
+				const samples = new Map<Side, Sample[]>(group.map((side) => [side, []]));
+				for (let run = 0; run < runs; run++) {
+					// Rotated, so that no side always runs first or last.
+					const order = [...group.slice(run % group.length), ...group.slice(0, run % group.length)];
+					for (const side of order) samples.get(side)!.push(await this.once(side, c));
+				}
+				for (const [side, list] of samples) {
+					(result[side] ??= {})[c] = list;
+					const perSecond = summarize(list.map((s) => this.count / (s.ms / 1000))).median;
+					process.stderr.write(`  c=${c} ${side}: ${perSecond.toFixed(0)} items/s\n`);
+				}
+			}
+		}
+		return result;
+	}
+
 	private async send(side: Side, c: number): Promise<void> {
 		if (side === 'raw') {
 			const url = new URL(WEBHOOK_PATH, this.receiver.url);
@@ -84,36 +110,4 @@ export class Sides {
 		const out = outputOf(run, LAST_NODE).length;
 		if (out !== this.count) throw new Error(`${side} at ${c}: ${out} output items`);
 	}
-}
-
-/**
- * Each group of sides in rotated rounds, after one warm-up run of each (JIT, the engine's lazy
- * modules). A ratio compares runs of one round, so a group holds only the sides compared: the
- * n8n sides together, the raw client after them.
- */
-export async function measureThroughput(
-	sides: Sides,
-	groups: Side[][],
-	concurrencies: number[],
-	runs: number,
-	log: (line: string) => void,
-): Promise<ThroughputResult> {
-	const result: ThroughputResult = {};
-	for (const c of concurrencies) {
-		for (const names of groups) {
-			for (const side of names) await sides.once(side, c);
-			const samples = new Map<Side, Sample[]>(names.map((side) => [side, []]));
-			for (let run = 0; run < runs; run++) {
-				// Rotated, so that no side always runs first or last.
-				const order = [...names.slice(run % names.length), ...names.slice(0, run % names.length)];
-				for (const side of order) samples.get(side)!.push(await sides.once(side, c));
-			}
-			for (const [side, list] of samples) {
-				(result[side] ??= {})[c] = list;
-				const perSecond = summarize(list.map((s) => sides.count / (s.ms / 1000))).median;
-				log(`  c=${c} ${side}: ${perSecond.toFixed(0)} items/s`);
-			}
-		}
-	}
-	return result;
 }
