@@ -9,7 +9,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { fork } from 'node:child_process';
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -41,7 +41,7 @@ function serve(secret: string): void {
 		const expected = createHmac('sha256', secret).update(`${match[1]}.`).update(body).digest();
 		return timingSafeEqual(expected, Buffer.from(match[2], 'hex'));
 	};
-	const handle = (req: IncomingMessage, res: ServerResponse): void => {
+	const server = createServer((req, res) => {
 		const chunks: Buffer[] = [];
 		req.on('data', (chunk: Buffer) => chunks.push(chunk));
 		req.on('end', () => {
@@ -57,8 +57,7 @@ function serve(secret: string): void {
 				res.writeHead(403, { 'Content-Length': 0 }).end();
 			}
 		});
-	};
-	const server = createServer(handle);
+	});
 	server.keepAliveTimeout = 60_000;
 	server.on('connection', (socket) => {
 		counts.connections++;
