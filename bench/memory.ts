@@ -15,10 +15,7 @@ import { LAST_NODE, bodyFor, sideWorkflow, useSnapshot } from './workload';
 export const MEMORY_BODY_BYTES = 10 * 1024 * 1024;
 const SOURCE_TYPE = 'bench.memorySource';
 
-export interface MemoryReport {
-	bodyBytes: number;
-	growth: number;
-}
+type MemoryReport = { bodyBytes: number; growth: number };
 
 export function measureMemory(receiverUrl: string, runs: number): MemoryReport[] {
 	return Array.from({ length: runs }, () => {
@@ -87,8 +84,7 @@ async function child(receiverUrl: string): Promise<void> {
 	global.gc?.();
 	const before = process.memoryUsage().rss;
 	writeFileSync('/proc/self/clear_refs', '5'); // resets VmHWM to the current RSS
-	const result = await run(receiverUrl);
-	const [item] = outputOf(result, LAST_NODE);
+	const [item] = outputOf(await run(receiverUrl), LAST_NODE);
 	if (item?.json.statusCode !== 202) throw new Error('The 10 MiB item was not accepted');
 	const report: MemoryReport = { bodyBytes, growth: kernelPeakRss() - before };
 	process.stdout.write(JSON.stringify(report));
