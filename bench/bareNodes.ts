@@ -67,6 +67,4 @@ class BareHttpNode implements INodeType {
 	}
 }
 
-export const DIAGNOSTIC_NODE_TYPES: Record<string, INodeType> = {
-	[BARE_HTTP_TYPE]: new BareHttpNode(),
-};
+export const BARE_NODE_TYPES: Record<string, INodeType> = { [BARE_HTTP_TYPE]: new BareHttpNode() };

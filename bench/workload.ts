@@ -12,7 +12,7 @@ import { CREDENTIAL_TYPE } from '../credentials/common/credentialType';
 import { BASE_PACKAGE, manualTriggerNode, pinnedItems } from '../dev/baseNodes';
 import type { RunOptions } from '../dev/engine';
 import { PACKAGE_DIR, loadPackage } from '../dev/engine';
-import { BARE_HTTP_TYPE, DIAGNOSTIC_NODE_TYPES } from './bareNodes';
+import { BARE_HTTP_TYPE, BARE_NODE_TYPES } from './bareNodes';
 
 export const SECRET = 'whsec_bench_0123456789abcdef';
 export const WEBHOOK_PATH = '/webhooks/cloud/bench-automation';
@@ -168,6 +168,6 @@ export function sideWorkflow(
 			[CREDENTIAL_TYPE]: { webhookUrl: url, signingSecret: SECRET },
 			crypto: { hmacSecret: SECRET },
 		},
-		extraNodeTypes: DIAGNOSTIC_NODE_TYPES,
+		extraNodeTypes: BARE_NODE_TYPES,
 	};
 }
