@@ -69,6 +69,7 @@ export type EngineSide = 'node' | 'httpNode' | 'diy' | 'bare';
 function sideNodes(side: EngineSide, c: number, url: string): INode[] {
 	const http = `${BASE_PACKAGE}.httpRequest`;
 	const credentials = { [CREDENTIAL_TYPE]: { id: 'c1', name: 'Automation webhook' } };
+	const diyBody = `={{ JSON.stringify({ data: { message: ${JSON.stringify(MESSAGE)}, context: $json } }) }}`;
 	switch (side) {
 		case 'node':
 			return [
@@ -107,12 +108,7 @@ function sideNodes(side: EngineSide, c: number, url: string): INode[] {
 					assignments: {
 						assignments: [
 							{ id: 't', name: 't', type: 'number', value: '={{ Date.now() }}' },
-							{
-								id: 'body',
-								name: 'body',
-								type: 'string',
-								value: `={{ JSON.stringify({ data: { message: ${JSON.stringify(MESSAGE)}, context: $json } }) }}`,
-							},
+							{ id: 'body', name: 'body', type: 'string', value: diyBody },
 						],
 					},
 					options: {},
