@@ -70,12 +70,11 @@ async function main(): Promise<void> {
 	const memory = measureMemory(memoryReceiver.url, RUNS);
 	memoryReceiver.stop();
 	log('5/5 load time');
-	const loadTimes = measureLoadTime(RUNS);
+	const warm = summarize(measureLoadTime(RUNS));
 	const wallS = elapsedMs(started) / 1000;
 	const stealS = stealSeconds() - stealStart;
 
 	const growth = summarize(memory.map((m) => m.growth / m.bodyBytes));
-	const warm = summarize(loadTimes);
 	const cs = CONCURRENCIES.map((c) => `concurrency ${c}`);
 	const summary: string[][] = [];
 	const add = (label: string, result: string, target = '—', met?: boolean) =>
@@ -115,16 +114,16 @@ async function main(): Promise<void> {
 	]);
 	const short = (side: Side) => SIDES[side].split(':')[0];
 	const others: Side[] = ['bare', 'httpNode', 'diy'];
+	const ratioRow = (label: string, a: Side, b: Side, of?: 'cpuUs') => [
+		label,
+		...perRun(t, a, b, of).map(ratio),
+	];
 	const ratioRows = [
-		...others.map((b) => [
-			`**Trigger Automation ÷ ${short(b)}**`,
-			...perRun(t, 'node', b).map(ratio),
-		]),
-		['bare n8n node ÷ raw client', ...perRun(t, 'bare', 'raw').map(ratio)],
-		...others.map((b) => [
-			`CPU per item: ${short(b)} ÷ Trigger Automation`,
-			...perRun(t, 'node', b, 'cpuUs').map(ratio),
-		]),
+		...others.map((b) => ratioRow(`**Trigger Automation ÷ ${short(b)}**`, 'node', b)),
+		ratioRow('bare n8n node ÷ raw client', 'bare', 'raw'),
+		...others.map((b) =>
+			ratioRow(`CPU per item: ${short(b)} ÷ Trigger Automation`, 'node', b, 'cpuUs'),
+		),
 	];
 	const total = (side: 'node' | 'bare') => CPU_GROUPS.reduce((sum, g) => sum + cpu[side][g], 0);
 	const cpuRows = [
@@ -150,7 +149,7 @@ ${table(['Measurement', 'Result', 'Target', 'Status'], summary)}
 
 ## Throughput
 
-${ITEMS} order-like items (${num(sides.averageBodyBytes)}-byte JSON bodies on average) through n8n-core's \`WorkflowExecute\`, the package loaded from dist/ by n8n's \`PackageDirectoryLoader\` (dev/engine.ts), Start (Manual Trigger, items pinned) → the side. Concurrency N = batching with batch size N, interval 0. Every side sends the same body bytes, signed just before sending, to one receiver in a process of its own that verifies every signature; after every run the bench checks it verified all ${ITEMS} requests and got exactly the expected bodies. Items/s is over the whole workflow run; CPU = CPU time of the bench process per item (the receiver's is not in it); conn. = TCP connections the receiver saw, and the most open at once (with a connection per request: the most requests in flight). The n8n sides ran in rotated rounds of their own, and the raw client after them: a round holds only the sides its ratios compare, so the runs compared are close in time.
+${ITEMS} order-like items (${num(sides.totalBodyBytes / ITEMS)}-byte JSON bodies on average) through n8n-core's \`WorkflowExecute\`, the package loaded from dist/ by n8n's \`PackageDirectoryLoader\` (dev/engine.ts), Start (Manual Trigger, items pinned) → the side. Concurrency N = batching with batch size N, interval 0. Every side sends the same body bytes, signed just before sending, to one receiver in a process of its own that verifies every signature; after every run the bench checks it verified all ${ITEMS} requests and got exactly the expected bodies. Items/s is over the whole workflow run; CPU = CPU time of the bench process per item (the receiver's is not in it); conn. = TCP connections the receiver saw, and the most open at once (with a connection per request: the most requests in flight). The n8n sides ran in rotated rounds of their own, and the raw client after them: a round holds only the sides its ratios compare, so the runs compared are close in time.
 
 ${table(['Side', ...cs], sideRows)}
 

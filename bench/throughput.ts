@@ -38,9 +38,8 @@ export type ThroughputResult = Partial<Record<Side, Record<number, Sample[]>>>;
 export class Sides {
 	private readonly items: IDataObject[];
 	private readonly bodies: Buffer[];
-	private readonly bytes: number;
 	private readonly fingerprint: number;
-	readonly averageBodyBytes: number;
+	readonly totalBodyBytes: number;
 
 	constructor(
 		private readonly receiver: Receiver,
@@ -48,9 +47,8 @@ export class Sides {
 	) {
 		this.items = Array.from({ length: count }, (_, i) => orderItem(i));
 		this.bodies = this.items.map(bodyFor);
-		this.bytes = this.bodies.reduce((sum, body) => sum + body.length, 0);
+		this.totalBodyBytes = this.bodies.reduce((sum, body) => sum + body.length, 0);
 		this.fingerprint = this.bodies.reduce(addFingerprint, 0);
-		this.averageBodyBytes = this.bytes / count;
 	}
 
 	async once(side: Side, c: number): Promise<Sample> {
@@ -65,7 +63,7 @@ export class Sides {
 		if (got.accepted !== this.count || got.rejected !== 0) {
 			throw new Error(`${side} at ${c}: ${got.accepted} verified, ${got.rejected} rejected`);
 		}
-		if (got.bodyBytes !== this.bytes || got.fingerprint !== this.fingerprint) {
+		if (got.bodyBytes !== this.totalBodyBytes || got.fingerprint !== this.fingerprint) {
 			throw new Error(`${side} at ${c}: the receiver did not get the expected bodies`);
 		}
 		const cpuUs = (cpu.user + cpu.system) / this.count;
