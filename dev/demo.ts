@@ -4,13 +4,15 @@
  * `--url <webhook URL> --message <text>` it sends one trigger to a real automation instead (the
  * secret in AUTOMATION_SIGNING_SECRET, kept out of shell history and the process list).
  * `--serve` only starts the simulator and keeps it running, for trying the node in the n8n editor.
- * Flags: ./demoCli.ts.
+ * Flags and local checks: ./demoCli.ts (dev/start.js applies them once before the build, as `npm
+ * start` runs; here they run again, for `node .dev-dist/dev/demo.js` started by hand).
  */
 import { randomBytes } from 'node:crypto';
 import { get } from 'node:http';
 
-import type { DemoCommand } from './demoCli';
-import { USAGE, UsageError, parseDemoArgs, sendOneTrigger, triggerBody } from './demoCli';
+import type { DemoCommand, TriggerCommand } from './demoCli';
+import { USAGE, UsageError, parseDemoArgs } from './demoCli';
+import { sendOneTrigger, triggerBody } from './demoTrigger';
 import { outputOf, runWorkflow } from './engine';
 import { loadExamples, prepareExample } from './examples';
 import type { RunRecord } from './simulator';
@@ -59,16 +61,11 @@ async function runExamples(webhookUrl: string, signingSecret: string): Promise<n
 	return failures;
 }
 
-async function triggerOnce(command: Extract<DemoCommand, { kind: 'trigger' }>): Promise<void> {
-	const secret = process.env.AUTOMATION_SIGNING_SECRET;
-	if (!secret) {
-		throw new Error(
-			'Set AUTOMATION_SIGNING_SECRET to the signing secret from the Webhook details, then run again.',
-		);
-	}
+async function triggerOnce(command: TriggerCommand): Promise<void> {
+	// Every local check passed (./demoCli.ts): from here on, the request goes out.
 	console.log(`Sending one trigger to ${command.url}, body:`);
-	console.log(`  ${triggerBody(command.message, command.context)}`);
-	const result = await sendOneTrigger(command, secret);
+	console.log(`  ${triggerBody(command)}`);
+	const result = await sendOneTrigger(command);
 	if (!result.ok) {
 		console.log(`✗ ${result.error ?? 'failed'}`);
 		process.exitCode = 1;

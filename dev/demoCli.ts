@@ -1,21 +1,19 @@
 /**
  * `npm start`'s command line: strict flags (a mistyped or valueless flag is an error with the usage
- * text, never a silent offline run), and the one trigger `--url` sends to a real automation: the
- * message and context the user gave, shown before sending, never the examples' sample instructions.
+ * text, never a silent offline run) and every local check of a `--url` trigger (the webhook URL's
+ * shape, the message, the context, the secret in AUTOMATION_SIGNING_SECRET), so that nothing is
+ * built and nothing is sent until all of them passed. dev/start.js runs this module straight from
+ * source before the build, so it imports nothing that needs one: only node:util and the webhook URL
+ * rules the credential itself applies (no n8n module).
  */
 import { parseArgs } from 'node:util';
 
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { manualTriggerNode } from './baseNodes';
-import type { RunOptions } from './engine';
-import { outputOf, runWorkflow } from './engine';
-import { CREDENTIAL_TYPE } from './exampleFiles';
-import {
-	contextFromJson,
-	messageText,
-	serializeBody,
-} from '../nodes/TriggerAutomation/requestBody';
+import { isPlainObject } from '../credentials/common/plainObject';
+import { parseWebhookUrl } from '../credentials/common/webhookUrl';
+
+export const SECRET_VARIABLE = 'AUTOMATION_SIGNING_SECRET';
 
 export const USAGE = `Usage: npm start [-- <options>]
 
@@ -25,20 +23,68 @@ Without options: runs every example workflow through n8n's engine against the lo
   --serve                 Only start the simulator and keep it running (for the n8n editor).
   --port <n>              The simulator's port (default: a free one).
   --url <webhook URL>     Trigger a real automation once, with the signing secret taken from the
-                          AUTOMATION_SIGNING_SECRET environment variable. Needs --message.
+                          ${SECRET_VARIABLE} environment variable. Needs --message.
   --message <text>        The instruction for the automation's AI (data.message).
   --context <JSON>        Optional JSON object sent as data.context.
   -h, --help              This text.`;
 
 export class UsageError extends Error {}
 
+export interface TriggerCommand {
+	kind: 'trigger';
+	url: string;
+	message: string;
+	context?: IDataObject;
+	/** From the environment, never from a flag: a flag would show in the process list. */
+	signingSecret: string;
+}
+
 export type DemoCommand =
 	| { kind: 'help' }
 	| { kind: 'examples'; port: number }
 	| { kind: 'serve'; port: number }
-	| { kind: 'trigger'; url: string; message: string; context?: IDataObject };
+	| TriggerCommand;
 
-export function parseDemoArgs(argv: string[]): DemoCommand {
+function kindOf(value: unknown): string {
+	if (value === null) return 'null';
+	if (Array.isArray(value)) return 'an array';
+	return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+function contextFrom(text: string): IDataObject {
+	let parsed: unknown;
+	try {
+		parsed = JSON.parse(text);
+	} catch (error) {
+		throw new UsageError(`--context is not valid JSON: ${(error as Error).message}`);
+	}
+	if (!isPlainObject(parsed)) {
+		throw new UsageError(
+			`--context must be a JSON object such as '{"orderId": 42}', but it is ${kindOf(parsed)}`,
+		);
+	}
+	return parsed;
+}
+
+/** The secret as the user set it, or why it cannot sign; never echoes the value. */
+function signingSecretFrom(env: NodeJS.ProcessEnv): string {
+	const secret = env[SECRET_VARIABLE];
+	if (secret === undefined || secret === '') {
+		throw new UsageError(
+			`Set ${SECRET_VARIABLE} to the automation's signing secret (from its Webhook details), ` +
+				`e.g. ${SECRET_VARIABLE}='<signing secret>' npm start -- --url …`,
+		);
+	}
+	if (secret.trim() !== secret) {
+		throw new UsageError(
+			`${SECRET_VARIABLE} starts or ends with whitespace (usually a copy-paste slip): set it ` +
+				'again without the surrounding spaces or line breaks.',
+		);
+	}
+	return secret;
+}
+
+export function parseDemoArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): DemoCommand {
 	let values;
 	try {
 		({ values } = parseArgs({
@@ -71,69 +117,42 @@ export function parseDemoArgs(argv: string[]): DemoCommand {
 	for (const flag of ['serve', 'port'] as const) {
 		if (values[flag] !== undefined) throw new UsageError(`--${flag} is not used with --url`);
 	}
-	if (!/^https?:\/\//.test(values.url)) {
-		throw new UsageError(
-			`--url must be the automation's webhook URL, got ${JSON.stringify(values.url)}`,
-		);
+	try {
+		parseWebhookUrl(values.url);
+	} catch (error) {
+		throw new UsageError(`--url: ${(error as Error).message}`);
 	}
 	if (values.message === undefined) {
 		throw new UsageError('--url sends one trigger: give its instruction with --message "<text>"');
 	}
-	try {
-		const message = messageText(values.message);
-		const context = values.context === undefined ? undefined : contextFromJson(values.context);
-		return { kind: 'trigger', url: values.url, message, context };
-	} catch (error) {
-		throw new UsageError((error as Error).message);
+	if (values.message.trim() === '') {
+		throw new UsageError("--message is empty: give the instruction for the automation's AI");
 	}
-}
-
-/** The exact body the node sends for this message and context (the node's own serializer). */
-export function triggerBody(message: string, context: IDataObject | undefined): string {
-	return serializeBody(message, context);
-}
-
-/** Manual Trigger → Trigger Automation with the message and context as typed: one item, one POST. */
-function oneTriggerWorkflow(
-	command: Extract<DemoCommand, { kind: 'trigger' }>,
-	signingSecret: string,
-): RunOptions {
-	const parameters: INodeParameters = { message: command.message, options: {} };
-	if (command.context !== undefined) {
-		parameters.contextMode = 'json';
-		parameters.contextJson = JSON.stringify(command.context);
-	}
+	const context = values.context === undefined ? undefined : contextFrom(values.context);
 	return {
-		workflow: {
-			nodes: [
-				manualTriggerNode('Start'),
-				{
-					id: 'trigger',
-					name: 'Trigger Automation',
-					type: 'n8n-nodes-automation-service.triggerAutomation',
-					typeVersion: 1,
-					position: [200, 0],
-					parameters,
-					credentials: { [CREDENTIAL_TYPE]: { id: 'cli', name: 'From the command line' } },
-				},
-			],
-			connections: { Start: { main: [[{ node: 'Trigger Automation', type: 'main', index: 0 }]] } },
-		},
-		credentials: { [CREDENTIAL_TYPE]: { webhookUrl: command.url, signingSecret } },
+		kind: 'trigger',
+		url: values.url,
+		message: values.message,
+		...(context === undefined ? {} : { context }),
+		signingSecret: signingSecretFrom(env),
 	};
 }
 
-/** Sends the one trigger through n8n's engine with the built node; the node's output item. */
-export async function sendOneTrigger(
-	command: Extract<DemoCommand, { kind: 'trigger' }>,
-	signingSecret: string,
-): Promise<{ ok: boolean; output: IDataObject; error?: string }> {
-	const run = await runWorkflow(oneTriggerWorkflow(command, signingSecret));
-	const [item] = outputOf(run, 'Trigger Automation');
-	if (run.status !== 'success' || !item) {
-		const error = run.data.resultData.error;
-		const text = `${error?.message ?? run.status}${error?.description ? `\n${error.description}` : ''}`;
-		return { ok: false, output: {}, error: text };
-	}
-	return { ok: true, output: item.json };
+// The node's messages speak to someone who set up a credential in n8n; the CLI user set a flag and
+// an environment variable, and runs no n8n.
+const CLI_TERMS: Array<[RegExp, string]> = [
+	[/copy the new one from its Webhook details into the credential/g, 'give the new one with --url'],
+	[/the credential's webhook URL/g, 'the URL given with --url'],
+	[/the credential's signing secret/g, SECRET_VARIABLE],
+	[/into the credential/g, `into ${SECRET_VARIABLE}`],
+	[/the machine running n8n/g, 'this machine'],
+	[/this item's data/g, 'the --message and --context given'],
+];
+
+/** A message of the node, in the terms of what the CLI user set. */
+export function inCliTerms(text: string): string {
+	return CLI_TERMS.reduce(
+		(result, [phrase, replacement]) => result.replace(phrase, replacement),
+		text,
+	);
 }

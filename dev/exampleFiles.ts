@@ -60,7 +60,32 @@ export function credentialsOf(
 	);
 }
 
-/** n8n wants 16 alphanumeric characters for ids it did not make itself. */
+/**
+ * The id each example gets where it is imported by n8n's CLI (npm run dev, the end-to-end suite),
+ * readable in the editor's address bar. (Import from File in the editor gives a workflow its own.)
+ */
+export const EXAMPLE_IDS: Readonly<Record<string, string>> = {
+	'ai-agent-tool.json': 'exampleAgentTool',
+	'daily-report-schedule.json': 'exampleScheduled',
+	'order-to-automation.json': 'exampleOrderFlow',
+};
+
+const ID_CHARACTERS = 16;
+
+/**
+ * A workflow id n8n accepts for a workflow it did not make itself: 16 letters and digits. An
+ * example file has its own (EXAMPLE_IDS); any other label of up to 16 letters and digits is padded
+ * with zeros, so it stays readable (never cut short).
+ */
 export function workflowId(label: string): string {
-	return `${label.replace(/[^A-Za-z0-9]/g, '')}0000000000000000`.slice(0, 16);
+	if (Object.hasOwn(EXAMPLE_IDS, label)) return EXAMPLE_IDS[label];
+	if (label.endsWith('.json')) {
+		throw new Error(
+			`examples/${label} has no workflow id: add one to EXAMPLE_IDS (dev/exampleFiles.ts)`,
+		);
+	}
+	if (!new RegExp(`^[A-Za-z0-9]{1,${ID_CHARACTERS}}$`).test(label)) {
+		throw new Error(`A workflow id label is 1 to ${ID_CHARACTERS} letters and digits: "${label}"`);
+	}
+	return label.padEnd(ID_CHARACTERS, '0');
 }

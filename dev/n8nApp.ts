@@ -120,8 +120,8 @@ export interface InstanceOptions {
 	port?: number;
 	/** Lines of n8n's own output are passed here (default: kept in `log` only). */
 	onLog?: (line: string) => void;
-	/** Settings over the defaults (a shared database, queue mode …). */
-	env?: Record<string, string>;
+	/** Settings over the defaults (a shared database, queue mode …); undefined leaves one unset. */
+	env?: Record<string, string | undefined>;
 }
 
 /** One n8n instance: its user folder, its settings, its CLI and its server. */

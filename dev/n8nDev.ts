@@ -7,12 +7,22 @@
  *   npm run dev                 n8n 2.x on Node 24, editor on http://127.0.0.1:5678
  *   npm run dev -- --n8n 1      n8n 1.x on Node 20
  *   npm run dev -- --port 5700  another editor port (the simulator takes the next one)
+ *
+ * n8n's own output goes to a log file beside its data, which the summary names; the terminal keeps
+ * the steps and the summary.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import {
+	appendFileSync,
+	existsSync,
+	mkdirSync,
+	readFileSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 
 import type { N8nApp } from './n8nApp';
-import { APPS, N8nInstance, OWNER, PACKAGE_NAME, setUpOwner } from './n8nApp';
+import { APPS, N8nInstance, OWNER, PACKAGE_NAME, appDir, appVersion, setUpOwner } from './n8nApp';
 import { PACKAGE_DIR } from './packageDir';
 import { AutomationServiceSimulator } from './simulator';
 import { credentialsOf, readExamples, workflowId } from './exampleFiles';
@@ -47,60 +57,132 @@ async function stopPrevious(pidFile: string): Promise<void> {
 	}
 }
 
-async function main(): Promise<void> {
-	const app: N8nApp = APPS[option('n8n', '2') === '1' ? 'n8n-1' : 'n8n-2'];
-	const port = Number(option('port', '5678'));
-	const dataDir = join(PACKAGE_DIR, '.dev-n8n', app.id);
-	const pidFile = join(PACKAGE_DIR, '.dev-n8n', 'dev.pid');
-	mkdirSync(dataDir, { recursive: true });
-	await stopPrevious(pidFile);
-	writeFileSync(pidFile, String(process.pid));
+/**
+ * n8n's own settings against the noise it makes on an offline machine, where it has one:
+ * - n8n 2.x's MCP registry module fetches a list of MCP servers from api.n8n.io at start, which
+ *   offline ends in two stack traces; n8n's N8N_DISABLED_MODULES turns it off (an n8n without that
+ *   module refuses the name, so only where it exists);
+ * - n8n 2.x lists as deprecated the settings left at defaults it will change: they are set here to
+ *   today's defaults, and WEBHOOK_URL is left out, as n8n derives the same URL from N8N_HOST and
+ *   N8N_PORT.
+ * n8n offers none for the rest (internal task runner mode deprecated, no Python runner without its
+ * venv, the license SDK's lines): that stays in the log file.
+ */
+function quietSettings(app: N8nApp): Record<string, string | undefined> {
+	const settings: Record<string, string | undefined> = {};
+	if (existsSync(join(appDir(app), 'node_modules', 'n8n', 'dist', 'modules', 'mcp-registry'))) {
+		settings.N8N_DISABLED_MODULES = 'mcp-registry';
+	}
+	if (Number(appVersion(app).split('.')[0]) >= 2) {
+		Object.assign(settings, {
+			WEBHOOK_URL: undefined,
+			N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
+			N8N_RUNNERS_TASK_TIMEOUT: '300',
+			N8N_COMPRESSION_NODE_MAX_DECOMPRESSED_SIZE_BYTES: String(2 * 1024 ** 3),
+			N8N_COMPRESSION_NODE_MAX_ZIP_ENTRIES: '5000',
+		});
+	}
+	return settings;
+}
 
+export interface DevN8n {
+	/** Where n8n's own output goes. */
+	logFile: string;
+	stop(): Promise<void>;
+}
+
+/**
+ * The dev n8n in `dataDir`: the package installed, the simulator, the examples imported with their
+ * credentials, n8n started. `print` gets the steps and the summary; n8n's output goes to the log.
+ */
+export async function startDevN8n(options: {
+	app: N8nApp;
+	port: number;
+	dataDir: string;
+	print: (text: string) => void;
+}): Promise<DevN8n> {
+	const { app, port, dataDir, print } = options;
+	mkdirSync(dataDir, { recursive: true });
 	const simulator = new AutomationServiceSimulator({
 		automations: [{ id: AUTOMATION, secret: SECRET }],
 	});
 	await simulator.start(port + 1);
+	const logFile = join(dataDir, 'n8n.log');
+	writeFileSync(logFile, '');
 	const n8n = new N8nInstance(app, {
 		userFolder: dataDir,
 		port,
-		onLog: (line) => console.log(`  n8n │ ${line}`),
+		env: quietSettings(app),
+		onLog: (line) => appendFileSync(logFile, `${line}\n`),
 	});
-	const fresh = !existsSync(join(dataDir, '.n8n', 'database.sqlite'));
-	n8n.installPackage();
-	const data = { webhookUrl: simulator.webhookUrl(AUTOMATION), signingSecret: SECRET };
-	const examples = readExamples();
-	// Imported every time: the credentials follow the simulator's port, the examples the repo.
-	await n8n.import(
-		'credentials',
-		examples.flatMap(({ workflow }) => credentialsOf(workflow, data)),
-	);
-	await n8n.import(
-		'workflow',
-		examples.map(({ file, workflow }) => ({ ...workflow, id: workflowId(file) })),
-	);
 	const stop = async () => {
 		await n8n.stop();
 		await simulator.stop();
-		if (existsSync(pidFile) && readFileSync(pidFile, 'utf8') === String(process.pid))
-			rmSync(pidFile);
-		process.exit(0);
 	};
-	process.once('SIGINT', () => void stop());
-	process.once('SIGTERM', () => void stop());
-	await n8n.start();
-	if (fresh) await setUpOwner(n8n);
-
-	console.log(`
+	try {
+		const fresh = !existsSync(join(dataDir, '.n8n', 'database.sqlite'));
+		n8n.installPackage();
+		const data = { webhookUrl: simulator.webhookUrl(AUTOMATION), signingSecret: SECRET };
+		const examples = readExamples();
+		// Imported every time: the credentials follow the simulator's port, the examples the repo.
+		await n8n.import(
+			'credentials',
+			examples.flatMap(({ workflow }) => credentialsOf(workflow, data)),
+		);
+		await n8n.import(
+			'workflow',
+			examples.map(({ file, workflow }) => ({ ...workflow, id: workflowId(file) })),
+		);
+		// What the import commands printed comes first in the log.
+		appendFileSync(logFile, n8n.log);
+		print(`Starting n8n ${n8n.version} (its output: ${relative(process.cwd(), logFile)}) …`);
+		await n8n.start();
+		if (fresh) await setUpOwner(n8n);
+		print(`
 n8n ${n8n.version} (${app.id}) with ${PACKAGE_NAME} from this checkout
   Editor:     ${n8n.baseUrl}
   Sign in:    ${OWNER.email} / ${OWNER.password}
   Workflows:  ${examples.map((e) => e.workflow.name).join('; ')}
   Simulator:  ${simulator.webhookUrl(AUTOMATION)} (run history: ${simulator.baseUrl}/automations/${AUTOMATION}/runs)
   Data:       ${dataDir}
+  n8n log:    ${logFile}
 After a change: npm run dev (rebuilds, restarts this one). Ctrl+C stops.`);
+	} catch (error) {
+		await stop();
+		throw error;
+	}
+	return { logFile, stop };
 }
 
-main().catch((error: unknown) => {
-	console.error(error instanceof Error ? error.message : error);
-	process.exit(1);
-});
+async function main(): Promise<void> {
+	const app: N8nApp = APPS[option('n8n', '2') === '1' ? 'n8n-1' : 'n8n-2'];
+	const port = Number(option('port', '5678'));
+	const pidFile = join(PACKAGE_DIR, '.dev-n8n', 'dev.pid');
+	mkdirSync(dirname(pidFile), { recursive: true });
+	await stopPrevious(pidFile);
+	writeFileSync(pidFile, String(process.pid));
+	// Set once n8n runs; an n8n still starting gets Ctrl+C itself (same process group).
+	const running: { dev?: DevN8n } = {};
+	const stop = async () => {
+		await running.dev?.stop();
+		if (existsSync(pidFile) && readFileSync(pidFile, 'utf8') === String(process.pid))
+			rmSync(pidFile);
+		process.exit(0);
+	};
+	process.once('SIGINT', () => void stop());
+	process.once('SIGTERM', () => void stop());
+	running.dev = await startDevN8n({
+		app,
+		port,
+		dataDir: join(PACKAGE_DIR, '.dev-n8n', app.id),
+		print: (text) => console.log(text),
+	});
+}
+
+// Run as `npm run dev`; imported by its end-to-end test.
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === __filename) {
+	main().catch((error: unknown) => {
+		console.error(error instanceof Error ? error.message : error);
+		process.exit(1);
+	});
+}

@@ -11,9 +11,10 @@ import { APPS, N8nInstance } from '../dev/n8nApp';
 import { AutomationServiceSimulator } from '../dev/simulator';
 import type { WorkflowFile } from '../dev/exampleFiles';
 import { CREDENTIAL_TYPE, credentialsOf, readExamples, workflowId } from '../dev/exampleFiles';
-import { executionOf, outputItems } from './support/execution';
+import { startBusyService } from './support/busyService';
+import { executionOf, outputItems, storedExecutions } from './support/execution';
 import { startTrickler } from './support/trickler';
-import { itemsWorkflow } from './support/workflows';
+import { httpRequestWorkflow, itemsWorkflow } from './support/workflows';
 
 const ID = 'e2e-automation';
 const SECRET = 'e2e_secret_4f1c9a7b2d';
@@ -64,9 +65,26 @@ for (const app of Object.values(APPS)) {
 			credential: wrong,
 		});
 
+		// A service that answers 503: the signature it refused stays valid (§5.7).
+		const busy = { id: 'e2eBusyCred00001', name: 'E2E webhook of a busy service' };
+		let busyService: Awaited<ReturnType<typeof startBusyService>>;
+		let busyHttpRequest: WorkflowFile;
+		const busyNode = itemsWorkflow({
+			id: workflowId('nodeBusyService'),
+			name: 'Trigger Automation, refused with 503',
+			items: [{ message: 'Refused with 503', position: 1 }],
+			credential: busy,
+		});
+
 		beforeAll(async () => {
 			await simulator.start();
 			trickler = await startTrickler();
+			busyService = await startBusyService();
+			busyHttpRequest = httpRequestWorkflow(
+				workflowId('httpBusyService'),
+				busyService.url(ID),
+				busy,
+			);
 			n8n = new N8nInstance(app);
 			n8n.installPackage();
 			const data = { webhookUrl: simulator.webhookUrl(ID), signingSecret: SECRET };
@@ -88,6 +106,11 @@ for (const app of Object.values(APPS)) {
 					type: CREDENTIAL_TYPE,
 					data: { webhookUrl: trickler.url, signingSecret: SECRET },
 				},
+				{
+					...busy,
+					type: CREDENTIAL_TYPE,
+					data: { webhookUrl: busyService.url(ID), signingSecret: SECRET },
+				},
 			]);
 			await n8n.import('workflow', [
 				...examples.map(({ file, workflow }) => ({ ...workflow, id: workflowId(file) })),
@@ -95,12 +118,15 @@ for (const app of Object.values(APPS)) {
 				wrongSecret,
 				paddedSecret,
 				trickled,
+				busyHttpRequest,
+				busyNode,
 			]);
 		});
 
 		afterAll(async () => {
 			await simulator.stop();
 			trickler?.stop();
+			busyService?.stop();
 			n8n?.dispose();
 		});
 
@@ -161,6 +187,51 @@ for (const app of Object.values(APPS)) {
 				expect(text).not.toContain(WRONG_SECRET);
 				expect(text).not.toContain(SECRET);
 			}
+		});
+
+		it("a refused request: n8n's HTTP Request node stores X-Service-Signature in the execution's error, and that header with the body starts a run when sent again; the node stores neither", async () => {
+			const printed = {
+				httpRequest: await execute(busyHttpRequest),
+				node: await execute(busyNode),
+			};
+			expect(busyService.state.requests).toBe(2);
+			const stored = await storedExecutions(n8n);
+			const [ofHttpRequest] = stored.filter((e) => e.workflowId === busyHttpRequest.id);
+			const [ofNode] = stored.filter((e) => e.workflowId === busyNode.id);
+			expect([ofHttpRequest?.status, ofNode?.status]).toEqual(['error', 'error']);
+			const SIGNATURE = /t=\d+,v1=[0-9a-f]{64}/;
+
+			// The HTTP Request node: its error keeps the request it sent, headers included, and the
+			// body's bytes (a serialized Buffer).
+			const request = ofHttpRequest.data.resultData.error?.context?.request as {
+				headers: Record<string, string>;
+				body: { type: 'Buffer'; data: number[] };
+			};
+			const signature = request.headers['X-Service-Signature'];
+			expect(signature).toMatch(SIGNATURE);
+			const body = Buffer.from(request.body.data).toString('utf8');
+			expect(body).toBe(busyService.state.bodies[0]);
+			expect(printed.httpRequest.stdout + printed.httpRequest.stderr).toMatch(SIGNATURE);
+			// Sent again with that body within the 5 minutes, it starts a run.
+			const before = simulator.runs(ID).length;
+			const replay = await fetch(simulator.webhookUrl(ID), {
+				method: 'POST',
+				headers: { 'Content-Type': 'application/json', 'X-Service-Signature': signature },
+				body,
+			});
+			expect(replay.status).toBe(202);
+			expect(simulator.runs(ID)).toHaveLength(before + 1);
+			expect(simulator.runs(ID)[before].message).toBe('Sent by the HTTP Request node');
+
+			// Trigger Automation: neither in what it stored nor in what n8n printed.
+			expect(ofNode.data.resultData.error?.message).toBe(
+				'The service failed to handle the request (503)',
+			);
+			expect(ofNode.text).not.toMatch(/x-service-signature|v1=[0-9a-f]{64}/i);
+			expect(printed.node.stdout + printed.node.stderr).not.toMatch(
+				/x-service-signature|v1=[0-9a-f]{64}/i,
+			);
+			for (const text of [ofHttpRequest.text, ofNode.text]) expect(text).not.toContain(SECRET);
 		});
 
 		it('a secret pasted with a space: the execution fails saying so, before anything is sent', async () => {

@@ -169,6 +169,73 @@ for (const app of Object.values(APPS)) {
 			await page.keyboard.press('Escape');
 		});
 
+		it('the node\'s details in the nodes panel: n8n\'s placeholder action "On new Automation event" adds the node itself', async () => {
+			const { page } = editor;
+			await openNodesPanel(page, n8n, ORDER);
+			const onCanvas = page.getByTestId('canvas-node').filter({ hasText: 'Trigger Automation' });
+			const before = await onCanvas.count();
+			await searchNodesPanel(page, 'Trigger Automation', 'Trigger Automation');
+			await page
+				.getByTestId('node-creator-item-name')
+				.getByText('Trigger Automation', { exact: true })
+				.first()
+				.click();
+			// n8n's editor makes this action up for every node whose display name contains "Trigger"
+			// (useActionsGeneration.ts); the README explains it in its Install section.
+			const action = page.getByText('On new Automation event', { exact: true });
+			await page.getByTestId('ndv').or(action).first().waitFor();
+			const placeholderShown = await action.isVisible();
+			if (placeholderShown) {
+				// The details slide in from the right: the screenshot waits until they stand still.
+				await expect
+					.poll(async () => {
+						const x = (await action.boundingBox())?.x;
+						await page.waitForTimeout(150);
+						return x !== undefined && x === (await action.boundingBox())?.x;
+					})
+					.toBe(true);
+				await editor.screenshot('nodes-panel-placeholder-action');
+				await action.click();
+			}
+			// What it adds is the regular node, with its Message field, not a trigger.
+			await page.getByTestId('ndv').waitFor();
+			await page.getByTestId('parameter-input-message').waitFor();
+			await closeNode(page);
+			expect(await onCanvas.count()).toBe(before + 1);
+			expect(placeholderShown).toBe(true);
+		});
+
+		it("the node's and the credential's Docs links open their own page of docs/, with no #fragment", async () => {
+			const { page } = editor;
+			const pages =
+				'https://github.com/automation-service/n8n-nodes-automation-service/blob/main/docs/';
+			const docsLinks = async (page_: string) => {
+				const links = page.locator(`a[href^="${pages}${page_}"]`).locator('visible=true');
+				await links.first().waitFor();
+				return await links.evaluateAll((anchors) => anchors.map((a) => a.getAttribute('href')!));
+			};
+			await openWorkflow(page, n8n, ORDER);
+			await openNode(page, 'Trigger Automation');
+			const node = await docsLinks('node.md');
+			await closeNode(page);
+			await page.goto(`${n8n.baseUrl}/home/credentials`);
+			await page
+				.getByTestId('resources-list-item')
+				.filter({ hasText: 'Order automation webhook' })
+				.click();
+			const credential = await docsLinks('credential.md');
+			await editor.screenshot('credential-docs-link');
+			await page.keyboard.press('Escape');
+			// n8n appends its utm query to the node's link; after a #fragment it would land at the top.
+			for (const [href, file] of [
+				...node.map((href) => [href, 'node.md']),
+				...credential.map((href) => [href, 'credential.md']),
+			]) {
+				expect(href).not.toContain('#');
+				expect(`${new URL(href).origin}${new URL(href).pathname}`).toBe(`${pages}${file}`);
+			}
+		});
+
 		it('the node panel shows the fields of each Context mode', async () => {
 			const { page } = editor;
 			await openWorkflow(page, n8n, ORDER);

@@ -1,4 +1,4 @@
-import { getEventListeners } from 'node:events';
+import { getEventListeners, setMaxListeners } from 'node:events';
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
@@ -73,9 +73,15 @@ describe('Options → Timeout: the deadline a request gets', () => {
 
 		// A run that ends removes its listener: the execution's signal keeps none per run.
 		const later = new AbortController();
+		// 20 runs of the node at once on one execution's signal, one listener each until they end:
+		// more than Node's default of 10, which it would report as a possible leak. No leak: the
+		// runs are disposed below and leave none behind.
+		setMaxListeners(20, later.signal);
 		const runs = Array.from({ length: 20 }, () => new Deadlines(nodeContext(later.signal)));
 		const kept = runs.map((run) => run.forRequest(30_000).ctx.getExecutionCancelSignal()!);
+		expect(getEventListeners(later.signal, 'abort')).toHaveLength(20);
 		runs.forEach((run) => run.dispose());
+		expect(getEventListeners(later.signal, 'abort')).toHaveLength(0);
 		later.abort();
 		expect(kept.some((signal) => signal.aborted)).toBe(false);
 	});

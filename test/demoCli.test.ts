@@ -1,84 +1,119 @@
 /**
- * `npm start`'s flags: a mistyped or valueless flag is an error with the usage text, never a silent
- * offline run; `--url` (or `--url=`) sends exactly one trigger with the user's message and context,
- * and the body printed before sending is the body sent.
+ * `npm start`'s flags and local checks: a mistyped or valueless flag is an error with the usage
+ * text, never a silent offline run; a `--url` trigger is refused before anything is built or sent
+ * when its URL, message, context or AUTOMATION_SIGNING_SECRET cannot make a valid request, in the
+ * terms of what the user set; the node's own messages are put in those terms too.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { UsageError, parseDemoArgs, sendOneTrigger, triggerBody } from '../dev/demoCli';
-import { Receiver, specViolations } from './support/receiver';
+import { UsageError, inCliTerms, parseDemoArgs } from '../dev/demoCli';
 
 const SECRET = 'cli_test_secret_5e1b';
-const PATH = '/webhooks/cloud/auto-cli';
+const ENV = { AUTOMATION_SIGNING_SECRET: SECRET };
+const URL = 'https://svc.example/webhooks/cloud/a1';
 
 describe('npm start: flags', () => {
 	it('no flags runs the examples offline; --serve and --port keep their meaning', () => {
-		expect(parseDemoArgs([])).toEqual({ kind: 'examples', port: 0 });
-		expect(parseDemoArgs(['--serve', '--port', '5800'])).toEqual({ kind: 'serve', port: 5800 });
-		expect(parseDemoArgs(['--help'])).toEqual({ kind: 'help' });
-		expect(parseDemoArgs(['-h'])).toEqual({ kind: 'help' });
+		expect(parseDemoArgs([], {})).toEqual({ kind: 'examples', port: 0 });
+		expect(parseDemoArgs(['--serve', '--port', '5800'], {})).toEqual({
+			kind: 'serve',
+			port: 5800,
+		});
+		expect(parseDemoArgs(['--help'], {})).toEqual({ kind: 'help' });
+		expect(parseDemoArgs(['-h'], {})).toEqual({ kind: 'help' });
 	});
 
-	it('--url and --url= both work, with the message and context the user gives', () => {
+	it('--url and --url= both work, with the message and context the user gives and the secret from the environment', () => {
 		const expected = {
 			kind: 'trigger',
-			url: 'https://svc.example/webhooks/cloud/a1',
+			url: URL,
 			message: 'Summarise',
 			context: { id: 7 },
+			signingSecret: SECRET,
 		};
 		expect(
-			parseDemoArgs(['--url', expected.url, '--message', 'Summarise', '--context', '{"id":7}']),
+			parseDemoArgs(['--url', URL, '--message', 'Summarise', '--context', '{"id":7}'], ENV),
 		).toEqual(expected);
 		expect(
-			parseDemoArgs([`--url=${expected.url}`, '--message=Summarise', '--context={"id":7}']),
+			parseDemoArgs([`--url=${URL}`, '--message=Summarise', '--context={"id":7}'], ENV),
 		).toEqual(expected);
 	});
 
 	it.each([
-		[['--urll', 'x'], /Unknown option '--urll'/],
+		[['--urll', 'x'], /^Unknown option '--urll'/],
 		[['--url'], /argument missing/],
-		[['--url='], /must be the automation's webhook URL/],
-		[['--url', 'https://svc.example/webhooks/cloud/a1'], /give its instruction with --message/],
-		[['--url', 'https://svc.example/webhooks/cloud/a1', '--message', ' '], /The message is empty/],
+		[['--url='], /^--url: The webhook URL is empty/],
+		[['--url', 'svc.example/webhooks/cloud/a1', '--message', 'x'], /^--url: .* is not a valid URL/],
 		[
-			['--url', 'https://svc.example/webhooks/cloud/a1', '--message', 'x', '--context', '[1]'],
-			/must be a JSON object/,
+			['--url', 'https://svc.example/hooks/a1', '--message', 'x'],
+			/^--url: The webhook URL path "\/hooks\/a1" does not contain \/webhooks\/cloud\//,
 		],
+		[['--url', `${URL}?x=1`, '--message', 'x'], /^--url: .*must not have a query string/],
+		[['--url', URL], /give its instruction with --message/],
+		[['--url', URL, '--message', ' '], /^--message is empty/],
+		[['--url', URL, '--message', 'x', '--context', '[1]'], /^--context must be a JSON object/],
+		[['--url', URL, '--message', 'x', '--context', '{"a":'], /^--context is not valid JSON/],
 		[['--message', 'x'], /only used with --url/],
-		[['--url', 'https://svc.example/webhooks/cloud/a1', '--message', 'x', '--serve'], /not used/],
+		[['--url', URL, '--message', 'x', '--serve'], /not used/],
 		[['extra'], /positional/i],
 		[['--port', 'abc'], /--port must be a port number/],
-	])('%j is a usage error', (argv, message) => {
-		expect(() => parseDemoArgs(argv)).toThrow(UsageError);
-		expect(() => parseDemoArgs(argv)).toThrow(message);
+	])('%j is a usage error naming the flag', (argv, message) => {
+		expect(() => parseDemoArgs(argv, ENV)).toThrow(UsageError);
+		expect(() => parseDemoArgs(argv, ENV)).toThrow(message);
 	});
+
+	it.each([
+		['not set', {}, /^Set AUTOMATION_SIGNING_SECRET to the automation's signing secret/],
+		['empty', { AUTOMATION_SIGNING_SECRET: '' }, /^Set AUTOMATION_SIGNING_SECRET/],
+		[
+			'padded with a space',
+			{ AUTOMATION_SIGNING_SECRET: ` ${SECRET}` },
+			/^AUTOMATION_SIGNING_SECRET starts or ends with whitespace/,
+		],
+		[
+			'ending in a line break',
+			{ AUTOMATION_SIGNING_SECRET: `${SECRET}\n` },
+			/^AUTOMATION_SIGNING_SECRET starts or ends with whitespace/,
+		],
+	])(
+		'AUTOMATION_SIGNING_SECRET %s: a usage error naming the variable, without its value',
+		(_, env, message) => {
+			const parse = () => parseDemoArgs(['--url', URL, '--message', 'x'], env);
+			expect(parse).toThrow(UsageError);
+			expect(parse).toThrow(message);
+			try {
+				parse();
+			} catch (error) {
+				expect((error as Error).message).not.toContain(SECRET);
+				expect((error as Error).message).not.toMatch(/credential|n8n/i);
+			}
+		},
+	);
 });
 
-describe('npm start -- --url: exactly one trigger, the body shown is the body sent', () => {
-	const receiver = new Receiver();
-	beforeAll(async () => {
-		await receiver.start();
-	});
-	afterAll(async () => receiver.stop());
-
-	it('sends one signed POST with the given message and context, and returns its answer', async () => {
-		const command = parseDemoArgs([
-			`--url=${receiver.url}${PATH}`,
-			'--message',
-			'Check the Oslo stock',
-			'--context',
-			'{"shop":"Oslo"}',
-		]);
-		if (command.kind !== 'trigger') throw new Error('not a trigger command');
-		const result = await sendOneTrigger(command, SECRET);
-		expect(result.ok).toBe(true);
-		expect(result.output.statusCode).toBe(202);
-		expect(receiver.requests).toHaveLength(1);
-		const [request] = receiver.requests;
-		expect(specViolations(request, SECRET, PATH)).toEqual([]);
-		expect(request.body.toString('utf8')).toBe(triggerBody(command.message, command.context));
-		expect(request.body.toString('utf8')).toBe(
-			'{"data":{"message":"Check the Oslo stock","context":{"shop":"Oslo"}}}',
-		);
+describe("the node's messages in the CLI user's terms", () => {
+	it.each([
+		[
+			"the clocks agree, so the signing secret is the likely cause. Copy it again from this automation's Webhook details into the credential.",
+			"the clocks agree, so the signing secret is the likely cause. Copy it again from this automation's Webhook details into AUTOMATION_SIGNING_SECRET.",
+		],
+		[
+			"If the automation's webhook URL has changed, copy the new one from its Webhook details into the credential.",
+			"If the automation's webhook URL has changed, give the new one with --url.",
+		],
+		[
+			"Check the host name in the credential's webhook URL, and the DNS of the machine running n8n.",
+			'Check the host name in the URL given with --url, and the DNS of this machine.',
+		],
+		[
+			"Check that the credential's signing secret is the one shown in this automation's Webhook details",
+			"Check that AUTOMATION_SIGNING_SECRET is the one shown in this automation's Webhook details",
+		],
+		[
+			"Check the credential's webhook URL and this item's data.",
+			'Check the URL given with --url and the --message and --context given.',
+		],
+	])('%j', (node, cli) => {
+		expect(inCliTerms(node)).toBe(cli);
 	});
 });

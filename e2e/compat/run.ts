@@ -59,8 +59,8 @@ const HTTP_CREDENTIAL = { id: 'compatHttpCred01', name: 'Compat webhook for HTTP
 const TRICKLING = { id: 'compatTrickleCrd', name: 'Compat webhook that trickles its answer' };
 const ORDER_FILE = 'order-to-automation.json';
 const ORDER = workflowId(ORDER_FILE);
-const WRONG_FLOW = workflowId('compatWrongSecret');
-const HTTP = workflowId('compatHttpRequest');
+const WRONG_FLOW = workflowId('compatBadSecret');
+const HTTP = workflowId('compatHttpNode');
 const TRICKLED = workflowId('compatTrickled');
 const CREDENTIAL_LABEL = 'Service Webhook Secret';
 
