@@ -14,6 +14,8 @@ const communityNodeRules = (block) =>
 	block.plugins?.['@n8n/community-nodes'] !== undefined && block.files?.includes('**/*.ts');
 
 export default [
+	// Built dev code, and the copy of the package the benchmarks measure.
+	{ ignores: ['.dev-dist/**'] },
 	...config.map((block) => (communityNodeRules(block) ? { ...block, files: SHIPPED } : block)),
 	{ files: DEV, rules: { 'no-console': 'off' } },
 	// "Service Webhook Secret" is the product's name for it (a signing secret, not an API key). The

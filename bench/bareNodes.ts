@@ -15,8 +15,6 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { MESSAGE } from './workload';
-
 export const BARE_HTTP_TYPE = 'bench.bareHttp';
 
 class BareHttpNode implements INodeType {
@@ -32,6 +30,7 @@ class BareHttpNode implements INodeType {
 		properties: [
 			{ displayName: 'URL', name: 'url', type: 'string', default: '' },
 			{ displayName: 'Secret', name: 'secret', type: 'string', default: '' },
+			{ displayName: 'Message', name: 'message', type: 'string', default: '' },
 			{ displayName: 'Batch Size', name: 'batchSize', type: 'number', default: 1 },
 		],
 	};
@@ -41,8 +40,9 @@ class BareHttpNode implements INodeType {
 		const url = this.getNodeParameter('url', 0) as string;
 		const secret = this.getNodeParameter('secret', 0) as string;
 		const batchSize = this.getNodeParameter('batchSize', 0) as number;
+		const message = this.getNodeParameter('message', 0) as string;
 		const send = async (item: INodeExecutionData): Promise<IDataObject> => {
-			const body = Buffer.from(JSON.stringify({ data: { message: MESSAGE, context: item.json } }));
+			const body = Buffer.from(JSON.stringify({ data: { message, context: item.json } }));
 			const t = Date.now();
 			const v1 = createHmac('sha256', secret).update(`${t}.`).update(body).digest('hex');
 			const response = (await this.helpers.httpRequest({
@@ -60,16 +60,11 @@ class BareHttpNode implements INodeType {
 		};
 		const results: INodeExecutionData[] = [];
 		for (let start = 0; start < items.length; start += batchSize) {
-			const batch = items.slice(start, start + batchSize);
-			const answers = await Promise.all(batch.map(send));
-			answers.forEach((json, offset) =>
-				results.push({ json, pairedItem: { item: start + offset } }),
-			);
+			const answers = await Promise.all(items.slice(start, start + batchSize).map(send));
+			answers.forEach((json, i) => results.push({ json, pairedItem: { item: start + i } }));
 		}
 		return [results];
 	}
 }
 
-export const DIAGNOSTIC_NODE_TYPES: Record<string, INodeType> = {
-	[BARE_HTTP_TYPE]: new BareHttpNode(),
-};
+export const BARE_NODE_TYPES: Record<string, INodeType> = { [BARE_HTTP_TYPE]: new BareHttpNode() };

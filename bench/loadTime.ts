@@ -18,10 +18,8 @@ export function measureLoadTime(runs: number): number[] {
 function child(): void {
 	require('n8n-workflow');
 	const start = process.hrtime.bigint();
-	const node = require(join(SNAPSHOT_DIST, 'nodes/TriggerAutomation/TriggerAutomation.node.js'));
-	const credential = require(
-		join(SNAPSHOT_DIST, 'credentials/ServiceWebhookSecretApi.credentials.js'),
-	);
+	const node = require(`${SNAPSHOT_DIST}/nodes/TriggerAutomation/TriggerAutomation.node.js`);
+	const credential = require(`${SNAPSHOT_DIST}/credentials/ServiceWebhookSecretApi.credentials.js`);
 	const ms = Number(process.hrtime.bigint() - start) / 1e6;
 	if (!node.TriggerAutomation || !credential.ServiceWebhookSecretApi) throw new Error('Not loaded');
 	process.stdout.write(String(ms));

@@ -10,15 +10,12 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType } fr
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { outputOf, runWorkflow } from '../dev/engine';
-import { LAST_NODE, MESSAGE, sideWorkflow, useSnapshot } from './workload';
+import { LAST_NODE, bodyFor, sideWorkflow, useSnapshot } from './workload';
 
 export const MEMORY_BODY_BYTES = 10 * 1024 * 1024;
 const SOURCE_TYPE = 'bench.memorySource';
 
-export interface MemoryReport {
-	bodyBytes: number;
-	growth: number;
-}
+type MemoryReport = { bodyBytes: number; growth: number };
 
 export function measureMemory(receiverUrl: string, runs: number): MemoryReport[] {
 	return Array.from({ length: runs }, () => {
@@ -50,7 +47,7 @@ const source: INodeType = {
 /** Order lines, all different, until the body is `bytes` long. */
 function bigContext(bytes: number): IDataObject {
 	const lines: IDataObject[] = [];
-	let size = JSON.stringify({ data: { message: MESSAGE, context: { lines: [] } } }).length;
+	let size = bodyFor({ lines: [] }).length;
 	for (let i = 0; size < bytes; i++) {
 		const line = {
 			line: i,
@@ -82,14 +79,12 @@ async function child(receiverUrl: string): Promise<void> {
 	sourceItems = [{ orderId: 1 }];
 	await run(receiverUrl); // warm-up: the engine, the package and axios loaded and compiled
 	sourceItems = [bigContext(MEMORY_BODY_BYTES)];
-	const body = JSON.stringify({ data: { message: MESSAGE, context: sourceItems[0] } });
-	const bodyBytes = Buffer.byteLength(body);
+	const bodyBytes = bodyFor(sourceItems[0]).length;
 	global.gc?.();
 	global.gc?.();
 	const before = process.memoryUsage().rss;
 	writeFileSync('/proc/self/clear_refs', '5'); // resets VmHWM to the current RSS
-	const result = await run(receiverUrl);
-	const [item] = outputOf(result, LAST_NODE);
+	const [item] = outputOf(await run(receiverUrl), LAST_NODE);
 	if (item?.json.statusCode !== 202) throw new Error('The 10 MiB item was not accepted');
 	const report: MemoryReport = { bodyBytes, growth: kernelPeakRss() - before };
 	process.stdout.write(JSON.stringify(report));

@@ -1,6 +1,6 @@
 /**
  * The baseline: a plain node:http client sending the same body bytes, each signed just before
- * sending with bare node:crypto, `concurrency` requests in flight (a sliding window). Every request
+ * sending with bare node:crypto, `c` requests in flight (a sliding window). Every request
  * gets a new agent and so a new TCP connection, as n8n's request helper does: no node can reuse
  * connections, so a keep-alive client would measure what no node can reach.
  */
@@ -10,43 +10,28 @@ import { Agent, request } from 'node:http';
 function post(agent: Agent, url: URL, secret: string, body: Buffer): Promise<number> {
 	const t = Date.now();
 	const v1 = createHmac('sha256', secret).update(`${t}.`).update(body).digest('hex');
+	const headers = {
+		'Content-Type': 'application/json',
+		'Content-Length': body.length,
+		'X-Service-Signature': `t=${t},v1=${v1}`,
+	};
 	return new Promise((resolve, reject) => {
-		const req = request(
-			{
-				agent,
-				host: url.hostname,
-				port: url.port,
-				path: url.pathname,
-				method: 'POST',
-				headers: {
-					'Content-Type': 'application/json',
-					'Content-Length': body.length,
-					'X-Service-Signature': `t=${t},v1=${v1}`,
-				},
-			},
-			(res) => {
-				const chunks: Buffer[] = [];
-				res.on('data', (chunk: Buffer) => chunks.push(chunk));
-				res.on('end', () => {
-					JSON.parse(Buffer.concat(chunks).toString('utf8'));
-					resolve(res.statusCode ?? 0);
-				});
-				res.on('error', reject);
-			},
-		);
+		const req = request(url, { agent, method: 'POST', headers }, (res) => {
+			const chunks: Buffer[] = [];
+			res.on('data', (chunk: Buffer) => chunks.push(chunk));
+			res.on('end', () => {
+				JSON.parse(Buffer.concat(chunks).toString('utf8'));
+				resolve(res.statusCode ?? 0);
+			});
+			res.on('error', reject);
+		});
 		req.on('error', reject);
 		req.end(body);
 	});
 }
 
 /** Sends every body once; returns how many were answered 202. */
-export async function runRawClient(
-	target: string,
-	secret: string,
-	bodies: Buffer[],
-	concurrency: number,
-): Promise<number> {
-	const url = new URL(target);
+export async function runRawClient(url: URL, secret: string, bodies: Buffer[], c: number) {
 	let next = 0;
 	let accepted = 0;
 	const worker = async () => {
@@ -59,6 +44,6 @@ export async function runRawClient(
 			}
 		}
 	};
-	await Promise.all(Array.from({ length: concurrency }, worker));
+	await Promise.all(Array.from({ length: c }, worker));
 	return accepted;
 }

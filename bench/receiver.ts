@@ -9,7 +9,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { fork } from 'node:child_process';
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -34,14 +34,13 @@ function serve(secret: string): void {
 	let counts = zero();
 	let open = 0;
 	const verified = (req: IncomingMessage, body: Buffer): boolean => {
-		const value = req.headers['x-service-signature'];
-		const match = typeof value === 'string' ? header.exec(value) : null;
+		const match = header.exec(String(req.headers['x-service-signature']));
 		if (!match || req.method !== 'POST') return false;
 		if (Math.abs(Date.now() - Number(match[1])) >= 5 * 60 * 1000) return false;
 		const expected = createHmac('sha256', secret).update(`${match[1]}.`).update(body).digest();
 		return timingSafeEqual(expected, Buffer.from(match[2], 'hex'));
 	};
-	const handle = (req: IncomingMessage, res: ServerResponse): void => {
+	const server = createServer((req, res) => {
 		const chunks: Buffer[] = [];
 		req.on('data', (chunk: Buffer) => chunks.push(chunk));
 		req.on('end', () => {
@@ -57,8 +56,7 @@ function serve(secret: string): void {
 				res.writeHead(403, { 'Content-Length': 0 }).end();
 			}
 		});
-	};
-	const server = createServer(handle);
+	});
 	server.keepAliveTimeout = 60_000;
 	server.on('connection', (socket) => {
 		counts.connections++;

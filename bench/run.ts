@@ -15,7 +15,7 @@ import { Receiver } from './receiver';
 import { measureSigning } from './signing';
 import { elapsedMs, num, ratio, ratioMiddle, spread, summarize } from './stats';
 import type { Sample, Side, ThroughputResult } from './throughput';
-import { SIDES, Sides, measureThroughput } from './throughput';
+import { SIDES, Sides } from './throughput';
 import { PACKAGE_DIR, SECRET, takeSnapshot, useSnapshot } from './workload';
 
 const ITEMS = 1000;
@@ -39,10 +39,9 @@ function stealSeconds(): number {
 	return Number(readFileSync('/proc/stat', 'utf8').split(/\s+/)[8]) / 100;
 }
 
-/** Per-run ratio of items/s (or of CPU time per item, b ÷ a), side a ÷ side b, same round. */
-function perRun(t: ThroughputResult, a: Side, b: Side, c: number, of: 'ms' | 'cpuUs' = 'ms') {
-	const bs = t[b]![c];
-	return summarize(t[a]![c].map((s, i) => bs[i][of] / s[of]));
+/** At each concurrency, per-run ratio of items/s (or of CPU time per item, b ÷ a), side a ÷ side b. */
+function perRun(t: ThroughputResult, a: Side, b: Side, of: 'ms' | 'cpuUs' = 'ms') {
+	return CONCURRENCIES.map((c) => summarize(t[a]![c].map((s, i) => t[b]![c][i][of] / s[of])));
 }
 
 const row = (cells: string[]) => `| ${cells.join(' | ')} |`;
@@ -56,22 +55,14 @@ async function main(): Promise<void> {
 	const dirty = git('status', '--porcelain', '--', 'nodes', 'credentials') !== '';
 	takeSnapshot();
 	await useSnapshot();
+	log('1/5 throughput');
 	const receiver = await Receiver.start(SECRET);
-	let t: ThroughputResult;
-	let bodyBytes: number;
-	try {
-		log('1/5 throughput');
-		const sides = new Sides(receiver, ITEMS);
-		bodyBytes = sides.averageBodyBytes;
-		t = await measureThroughput(sides, [ENGINE_SIDES, ['raw']], CONCURRENCIES, RUNS, log);
-	} finally {
-		receiver.stop();
-	}
+	const sides = new Sides(receiver, ITEMS);
+	const groups = [ENGINE_SIDES, ['raw' as const]];
+	const t = await sides.measure(groups, CONCURRENCIES, RUNS).finally(() => receiver.stop());
 	log('2/5 CPU profiles at concurrency 1');
-	const cpu = {
-		node: profileSide('node', 1, PROFILE_RUNS, ITEMS),
-		bare: profileSide('bare', 1, PROFILE_RUNS, ITEMS),
-	};
+	const profile = (side: Side) => profileSide(side, 1, PROFILE_RUNS, ITEMS);
+	const cpu = { node: profile('node'), bare: profile('bare') };
 	log('3/5 signing');
 	const signing = measureSigning(SIGNING_PAIRS, SIGNING_BLOCK_MS);
 	log('4/5 memory');
@@ -79,64 +70,56 @@ async function main(): Promise<void> {
 	const memory = measureMemory(memoryReceiver.url, RUNS);
 	memoryReceiver.stop();
 	log('5/5 load time');
-	const loadTimes = measureLoadTime(RUNS);
+	const warm = summarize(measureLoadTime(RUNS));
 	const wallS = elapsedMs(started) / 1000;
 	const stealS = stealSeconds() - stealStart;
 
 	const growth = summarize(memory.map((m) => m.growth / m.bodyBytes));
-	const warm = summarize(loadTimes);
 	const cs = CONCURRENCIES.map((c) => `concurrency ${c}`);
 	const summary: string[][] = [];
 	const add = (label: string, result: string, target = '—', met?: boolean) =>
 		summary.push([label, result, target, met === undefined ? '—' : met ? 'met' : '**missed**']);
-	const versus = (name: string, b: Side, of: 'ms' | 'cpuUs', target?: number, above?: boolean) =>
-		CONCURRENCIES.map((c) => {
-			const r = perRun(t, 'node', b, c, of);
-			const label =
-				of === 'ms'
-					? `Throughput, concurrency ${c}: Trigger Automation ÷ ${name}`
-					: `CPU time per item, concurrency ${c}: ${name} ÷ Trigger Automation`;
+	const versus = (name: string, b: Side, target?: number, above?: boolean) =>
+		perRun(t, 'node', b).map((r, i) => {
+			const label = `Throughput, concurrency ${CONCURRENCIES[i]}: Trigger Automation ÷ ${name}`;
 			if (target === undefined) add(label, ratio(r));
 			else if (above) add(label, ratio(r), `> ${target.toFixed(1)}×`, r.median > target);
 			else add(label, ratio(r), `≥ ${target}×`, r.median >= target);
 			return r;
 		});
-	const vsBare = versus('bare n8n node', 'bare', 'ms', TARGET.bare);
-	versus('n8n HTTP Request node', 'httpNode', 'ms', TARGET.httpNode, true);
-	versus('do-it-yourself workflow', 'diy', 'ms');
-	versus('bare n8n node', 'bare', 'cpuUs');
+	const vsBare = versus('bare n8n node', 'bare', TARGET.bare);
+	versus('n8n HTTP Request node', 'httpNode', TARGET.httpNode, true);
+	versus('do-it-yourself workflow', 'diy');
+	perRun(t, 'node', 'bare', 'cpuUs').forEach((r, i) => {
+		const c = CONCURRENCIES[i];
+		add(`CPU time per item, concurrency ${c}: bare n8n node ÷ Trigger Automation`, ratio(r));
+	});
 	for (const s of signing) {
 		const label = `Signing, ${s.label} body: computeSignature ÷ bare createHmac`;
 		add(label, ratioMiddle(s.ratio), `≥ ${TARGET.signing}×`, s.ratio.median >= TARGET.signing);
 	}
 	const memoryLabel = `Memory: peak RSS growth, one item with a ${num(MEMORY_BODY_BYTES / 2 ** 20)} MiB body`;
-	add(
-		memoryLabel,
-		`${ratio(growth)} the body`,
-		`≤ ${TARGET.memory}×`,
-		growth.median <= TARGET.memory,
-	);
+	const memoryMet = growth.median <= TARGET.memory;
+	add(memoryLabel, `${ratio(growth)} the body`, `≤ ${TARGET.memory}×`, memoryMet);
 	const loadLabel = 'Load time of node + credential, n8n-workflow already loaded';
 	add(loadLabel, spread(warm, 2, ' ms'), `≤ ${TARGET.loadMs} ms`, warm.median <= TARGET.loadMs);
 	const sideRows = [...ENGINE_SIDES, 'raw' as const].map((side) => [
 		SIDES[side],
 		...CONCURRENCIES.map((c) => {
 			const of = (f: (s: Sample) => number) => summarize(t[side]![c].map(f));
-			const perSecond = spread(of((s) => ITEMS / (s.ms / 1000)));
-			return `${perSecond}/s, ${num(of((s) => s.cpuUs).median)} µs CPU, ${num(of((s) => s.connections).median)} conn. (≤ ${num(of((s) => s.open).max)} open)`;
+			return `${spread(of((s) => ITEMS / (s.ms / 1000)))}/s, ${num(of((s) => s.cpuUs).median)} µs CPU, ${num(of((s) => s.connections).median)} conn. (≤ ${num(of((s) => s.open).max)} open)`;
 		}),
 	]);
-	const ratioRow = (label: string, a: Side, b: Side, of: 'ms' | 'cpuUs' = 'ms') => [
-		label,
-		...CONCURRENCIES.map((c) => ratio(perRun(t, a, b, c, of))),
-	];
 	const short = (side: Side) => SIDES[side].split(':')[0];
+	const others: Side[] = ['bare', 'httpNode', 'diy'];
+	const ratioRow = (label: string, a: Side, b: Side, of?: 'cpuUs') => [
+		label,
+		...perRun(t, a, b, of).map(ratio),
+	];
 	const ratioRows = [
-		...(['bare', 'httpNode', 'diy'] as Side[]).map((b) =>
-			ratioRow(`**Trigger Automation ÷ ${short(b)}**`, 'node', b),
-		),
+		...others.map((b) => ratioRow(`**Trigger Automation ÷ ${short(b)}**`, 'node', b)),
 		ratioRow('bare n8n node ÷ raw client', 'bare', 'raw'),
-		...(['bare', 'httpNode', 'diy'] as Side[]).map((b) =>
+		...others.map((b) =>
 			ratioRow(`CPU per item: ${short(b)} ÷ Trigger Automation`, 'node', b, 'cpuUs'),
 		),
 	];
@@ -145,12 +128,12 @@ async function main(): Promise<void> {
 		...CPU_GROUPS.map((g) => [g, num(cpu.node[g]), num(cpu.bare[g])]),
 		['**total**', `**${num(total('node'))}**`, `**${num(total('bare'))}**`],
 	];
-	const missedBare = vsBare.some((r) => r.median < TARGET.bare);
-	const ownMore =
-		cpu.node[CPU_GROUPS[0]] +
-		cpu.node[CPU_GROUPS[3]] -
-		cpu.bare[CPU_GROUPS[1]] -
-		cpu.bare[CPU_GROUPS[3]];
+	// What the package's code and its engine calls take beyond the bare node's.
+	const [packageCode, bareCode, , engine] = CPU_GROUPS;
+	const ownMore = cpu.node[packageCode] + cpu.node[engine] - cpu.bare[bareCode] - cpu.bare[engine];
+	const bareNote = vsBare.some((r) => r.median < TARGET.bare)
+		? `\nWhere Trigger Automation ÷ bare node is below ${TARGET.bare}×: the profile charges ${num((100 * ownMore) / total('node'))}% of Trigger Automation's CPU per item to what it does beyond the bare node (Options → Timeout, parameters read per item, the credential call, the answer parsed into the output item); the min–max of the per-run ratios above shows how far runs of one round differ on this machine.\n`
+		: '';
 
 	const report = `# Benchmarks
 
@@ -164,7 +147,7 @@ ${table(['Measurement', 'Result', 'Target', 'Status'], summary)}
 
 ## Throughput
 
-${ITEMS} order-like items (${num(bodyBytes)}-byte JSON bodies on average) through n8n-core's \`WorkflowExecute\`, the package loaded from dist/ by n8n's \`PackageDirectoryLoader\` (dev/engine.ts), Start (Manual Trigger, items pinned) → the side. Concurrency N = batching with batch size N, interval 0. Every side sends the same body bytes, signed just before sending, to one receiver in a process of its own that verifies every signature; after every run the bench checks it verified all ${ITEMS} requests and got exactly the expected bodies. Items/s is over the whole workflow run; CPU = CPU time of the bench process per item (the receiver's is not in it); conn. = TCP connections the receiver saw, and the most open at once (with a connection per request: the most requests in flight). The n8n sides ran in rotated rounds of their own, and the raw client after them: a round holds only the sides its ratios compare, so the runs compared are close in time.
+${ITEMS} order-like items (${num(sides.totalBodyBytes / ITEMS)}-byte JSON bodies on average) through n8n-core's \`WorkflowExecute\`, the package loaded from dist/ by n8n's \`PackageDirectoryLoader\` (dev/engine.ts), Start (Manual Trigger, items pinned) → the side. Concurrency N = batching with batch size N, interval 0. Every side sends the same body bytes, signed just before sending, to one receiver in a process of its own that verifies every signature; after every run the bench checks it verified all ${ITEMS} requests and got exactly the expected bodies. Items/s is over the whole workflow run; CPU = CPU time of the bench process per item (the receiver's is not in it); conn. = TCP connections the receiver saw, and the most open at once (with a connection per request: the most requests in flight). The n8n sides ran in rotated rounds of their own, and the raw client after them: a round holds only the sides its ratios compare, so the runs compared are close in time.
 
 ${table(['Side', ...cs], sideRows)}
 
@@ -179,13 +162,7 @@ n8n's HTTP Request node does not bound the requests in flight: with Batch Interv
 \`--cpu-prof\` of a child process sending ${PROFILE_RUNS + 1} × ${ITEMS} items at concurrency 1 (start-up and idle left out); each sample is charged to the innermost frame of a group, so node:crypto called by the credential counts as package code. µs of CPU per item; the package and its engine calls take ${num(ownMore)} µs per item more than the bare node, and the other groups do the same work on both sides.
 
 ${table(['Group', 'Trigger Automation', 'bare n8n node'], cpuRows)}
-${
-	missedBare
-		? `
-Where Trigger Automation ÷ bare node is below ${TARGET.bare}×: the profile charges ${num((100 * ownMore) / total('node'))}% of Trigger Automation's CPU per item to what it does beyond the bare node (Options → Timeout, parameters read per item, the credential call, the answer parsed into the output item); the min–max of the per-run ratios above shows how far runs of one round differ on this machine.
-`
-		: ''
-}
+${bareNote}
 ## Signing
 
 computeSignature (the shipped dist/ build) against \`\` createHmac('sha256', secret).update(\`\${t}.\`).update(body).digest('hex') \`\` on Buffer bodies (1 KB = 1,024 bytes), ${SIGNING_PAIRS} alternating pairs of ${SIGNING_BLOCK_MS} ms blocks (at least one signature each), a fresh timestamp per signature; MB/s = 10^6 bytes/s, median of the blocks; the ratio is taken per pair.

@@ -10,11 +10,7 @@ import type * as Signature from '../credentials/common/signature';
 import { elapsedMs, summarize } from './stats';
 import { BUILT_SIGNATURE, SECRET } from './workload';
 
-export const SIGNING_SIZES = [
-	{ label: '1 KB', bytes: 1024 },
-	{ label: '1 MB', bytes: 1024 * 1024 },
-	{ label: '10 MB', bytes: 10 * 1024 * 1024 },
-];
+const SIZES = { '1 KB': 1024, '1 MB': 1024 * 1024, '10 MB': 10 * 1024 * 1024 };
 
 /** MB/s of `sign` over a body of `bytes`, signing for at least `minMs`, a fresh t each time. */
 function rate(sign: (t: number) => string, bytes: number, minMs: number): number {
@@ -35,7 +31,7 @@ function rate(sign: (t: number) => string, bytes: number, minMs: number): number
 export function measureSigning(pairs: number, blockMs: number) {
 	const { computeSignature } = require(BUILT_SIGNATURE) as typeof Signature;
 	const unit = Buffer.from('{"sku":"SKU-12345","qty":3,"price":19.9,"note":"side door"},');
-	return SIGNING_SIZES.map(({ label, bytes }) => {
+	return Object.entries(SIZES).map(([label, bytes]) => {
 		const body = Buffer.alloc(bytes, unit);
 		const helper = (t: number) => computeSignature(SECRET, body, t);
 		const bare = (t: number) =>

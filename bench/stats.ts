@@ -1,15 +1,7 @@
 /** Medians and spreads of repeated measurements, and the number formats of the report. */
 
-export interface Summary {
-	median: number;
-	min: number;
-	max: number;
-	/** Lower and upper quartile (nearest rank). */
-	q1: number;
-	q3: number;
-}
-
-export function summarize(values: number[]): Summary {
+/** Median, min, max, and the lower and upper quartile (q1, q3: nearest rank). */
+export function summarize(values: number[]) {
 	if (values.length === 0) throw new Error('No measurements to summarize');
 	const sorted = [...values].sort((a, b) => a - b);
 	const mid = Math.floor(sorted.length / 2);
@@ -17,13 +9,12 @@ export function summarize(values: number[]): Summary {
 	const rank = (q: number) => sorted[Math.round(q * (sorted.length - 1))];
 	return { median, min: sorted[0], max: sorted[sorted.length - 1], q1: rank(0.25), q3: rank(0.75) };
 }
+export type Summary = ReturnType<typeof summarize>;
 
 /** 12,345.6 */
 export function num(value: number, decimals = 0): string {
-	return value.toLocaleString('en-US', {
-		minimumFractionDigits: decimals,
-		maximumFractionDigits: decimals,
-	});
+	const digits = { minimumFractionDigits: decimals, maximumFractionDigits: decimals };
+	return value.toLocaleString('en-US', digits);
 }
 
 /** `median (min–max)` */

@@ -38,21 +38,17 @@ export type ThroughputResult = Partial<Record<Side, Record<number, Sample[]>>>;
 export class Sides {
 	private readonly items: IDataObject[];
 	private readonly bodies: Buffer[];
-	private readonly bytes: number;
 	private readonly fingerprint: number;
-	readonly count: number;
-	readonly averageBodyBytes: number;
+	readonly totalBodyBytes: number;
 
 	constructor(
 		private readonly receiver: Receiver,
-		count: number,
+		readonly count: number,
 	) {
-		this.count = count;
 		this.items = Array.from({ length: count }, (_, i) => orderItem(i));
 		this.bodies = this.items.map(bodyFor);
-		this.bytes = this.bodies.reduce((sum, body) => sum + body.length, 0);
+		this.totalBodyBytes = this.bodies.reduce((sum, body) => sum + body.length, 0);
 		this.fingerprint = this.bodies.reduce(addFingerprint, 0);
-		this.averageBodyBytes = this.bytes / count;
 	}
 
 	async once(side: Side, c: number): Promise<Sample> {
@@ -67,16 +63,42 @@ export class Sides {
 		if (got.accepted !== this.count || got.rejected !== 0) {
 			throw new Error(`${side} at ${c}: ${got.accepted} verified, ${got.rejected} rejected`);
 		}
-		if (got.bodyBytes !== this.bytes || got.fingerprint !== this.fingerprint) {
+		if (got.bodyBytes !== this.totalBodyBytes || got.fingerprint !== this.fingerprint) {
 			throw new Error(`${side} at ${c}: the receiver did not get the expected bodies`);
 		}
 		const cpuUs = (cpu.user + cpu.system) / this.count;
 		return { ms, cpuUs, connections: got.connections, open: got.peakOpen };
 	}
 
+	/**
+	 * Each group of sides in rotated rounds, after one warm-up run of each (JIT, the engine's lazy
+	 * modules). A ratio compares runs of one round, so a group holds only the sides compared: the
+	 * n8n sides together, the raw client after them.
+	 */
+	async measure(groups: Side[][], concurrencies: number[], runs: number) {
+		const result: ThroughputResult = {};
+		for (const c of concurrencies) {
+			for (const group of groups) {
+				for (const side of group) await this.once(side, c);
+				const samples = new Map<Side, Sample[]>(group.map((side) => [side, []]));
+				for (let run = 0; run < runs; run++) {
+					// Rotated, so that no side always runs first or last.
+					const order = [...group.slice(run % group.length), ...group.slice(0, run % group.length)];
+					for (const side of order) samples.get(side)!.push(await this.once(side, c));
+				}
+				for (const [side, list] of samples) {
+					(result[side] ??= {})[c] = list;
+					const perSecond = summarize(list.map((s) => this.count / (s.ms / 1000))).median;
+					process.stderr.write(`  c=${c} ${side}: ${perSecond.toFixed(0)} items/s\n`);
+				}
+			}
+		}
+		return result;
+	}
+
 	private async send(side: Side, c: number): Promise<void> {
 		if (side === 'raw') {
-			const url = `${this.receiver.url}${WEBHOOK_PATH}`;
+			const url = new URL(WEBHOOK_PATH, this.receiver.url);
 			const ok = await runRawClient(url, SECRET, this.bodies, c);
 			if (ok !== this.count) throw new Error(`raw client: ${ok} answered 202`);
 			return;
@@ -86,36 +108,4 @@ export class Sides {
 		const out = outputOf(run, LAST_NODE).length;
 		if (out !== this.count) throw new Error(`${side} at ${c}: ${out} output items`);
 	}
-}
-
-/**
- * Each group of sides in rotated rounds, after one warm-up run of each (JIT, the engine's lazy
- * modules). A ratio compares runs of one round, so a group holds only the sides compared: the
- * n8n sides together, the raw client after them.
- */
-export async function measureThroughput(
-	sides: Sides,
-	groups: Side[][],
-	concurrencies: number[],
-	runs: number,
-	log: (line: string) => void,
-): Promise<ThroughputResult> {
-	const result: ThroughputResult = {};
-	for (const c of concurrencies) {
-		for (const names of groups) {
-			for (const side of names) await sides.once(side, c);
-			const samples = new Map<Side, Sample[]>(names.map((side) => [side, []]));
-			for (let run = 0; run < runs; run++) {
-				// Rotated, so that no side always runs first or last.
-				const order = [...names.slice(run % names.length), ...names.slice(0, run % names.length)];
-				for (const side of order) samples.get(side)!.push(await sides.once(side, c));
-			}
-			for (const [side, list] of samples) {
-				(result[side] ??= {})[c] = list;
-				const perSecond = summarize(list.map((s) => sides.count / (s.ms / 1000))).median;
-				log(`  c=${c} ${side}: ${perSecond.toFixed(0)} items/s`);
-			}
-		}
-	}
-	return result;
 }

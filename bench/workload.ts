@@ -4,19 +4,19 @@
  * package under test is a copy of the fresh build taken when the bench starts, so every phase and
  * child process measures one build even if dist/ is rebuilt meanwhile.
  */
-import { cpSync, mkdirSync, rmSync } from 'node:fs';
+import { cpSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 
+import { CREDENTIAL_TYPE } from '../credentials/common/credentialType';
 import { BASE_PACKAGE, manualTriggerNode, pinnedItems } from '../dev/baseNodes';
 import type { RunOptions } from '../dev/engine';
 import { PACKAGE_DIR, loadPackage } from '../dev/engine';
-import { BARE_HTTP_TYPE, DIAGNOSTIC_NODE_TYPES } from './bareNodes';
+import { BARE_HTTP_TYPE, BARE_NODE_TYPES } from './bareNodes';
 
 export const SECRET = 'whsec_bench_0123456789abcdef';
 export const WEBHOOK_PATH = '/webhooks/cloud/bench-automation';
 export const MESSAGE = 'Check the order and email the customer a confirmation';
-const CREDENTIAL_TYPE = 'serviceWebhookSecretApi';
 /** The node whose output and execution time each workflow is judged by. */
 export const LAST_NODE = 'Send';
 
@@ -27,7 +27,6 @@ export const BUILT_SIGNATURE = join(SNAPSHOT_DIR, 'dist/credentials/common/signa
 /** Copies package.json and dist/ to SNAPSHOT_DIR (once, in the parent process). */
 export function takeSnapshot(): void {
 	rmSync(SNAPSHOT_DIR, { recursive: true, force: true });
-	mkdirSync(SNAPSHOT_DIR, { recursive: true });
 	cpSync(join(PACKAGE_DIR, 'package.json'), join(SNAPSHOT_DIR, 'package.json'));
 	cpSync(join(PACKAGE_DIR, 'dist'), join(SNAPSHOT_DIR, 'dist'), { recursive: true });
 }
@@ -70,6 +69,7 @@ export type EngineSide = 'node' | 'httpNode' | 'diy' | 'bare';
 function sideNodes(side: EngineSide, c: number, url: string): INode[] {
 	const http = `${BASE_PACKAGE}.httpRequest`;
 	const credentials = { [CREDENTIAL_TYPE]: { id: 'c1', name: 'Automation webhook' } };
+	const diyBody = `={{ JSON.stringify({ data: { message: ${JSON.stringify(MESSAGE)}, context: $json } }) }}`;
 	switch (side) {
 		case 'node':
 			return [
@@ -108,12 +108,7 @@ function sideNodes(side: EngineSide, c: number, url: string): INode[] {
 					assignments: {
 						assignments: [
 							{ id: 't', name: 't', type: 'number', value: '={{ Date.now() }}' },
-							{
-								id: 'body',
-								name: 'body',
-								type: 'string',
-								value: `={{ JSON.stringify({ data: { message: ${JSON.stringify(MESSAGE)}, context: $json } }) }}`,
-							},
+							{ id: 'body', name: 'body', type: 'string', value: diyBody },
 						],
 					},
 					options: {},
@@ -145,7 +140,9 @@ function sideNodes(side: EngineSide, c: number, url: string): INode[] {
 				}),
 			];
 		case 'bare':
-			return [node(LAST_NODE, BARE_HTTP_TYPE, 1, { url, secret: SECRET, batchSize: c })];
+			return [
+				node(LAST_NODE, BARE_HTTP_TYPE, 1, { url, secret: SECRET, message: MESSAGE, batchSize: c }),
+			];
 	}
 }
 
@@ -158,14 +155,8 @@ export function sideWorkflow(
 ): RunOptions {
 	const url = `${receiverUrl}${WEBHOOK_PATH}`;
 	const nodes = [manualTriggerNode('Start'), ...sideNodes(side, c, url)];
-	const connections = Object.fromEntries(
-		nodes
-			.slice(0, -1)
-			.map((from, i) => [
-				from.name,
-				{ main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] },
-			]),
-	);
+	const link = (to: INode) => ({ main: [[{ node: to.name, type: 'main', index: 0 }]] });
+	const connections = Object.fromEntries(nodes.slice(1).map((to, i) => [nodes[i].name, link(to)]));
 	return {
 		workflow: { nodes, connections } as RunOptions['workflow'],
 		pinData: { Start: pinnedItems(items) },
@@ -173,6 +164,6 @@ export function sideWorkflow(
 			[CREDENTIAL_TYPE]: { webhookUrl: url, signingSecret: SECRET },
 			crypto: { hmacSecret: SECRET },
 		},
-		extraNodeTypes: DIAGNOSTIC_NODE_TYPES,
+		extraNodeTypes: BARE_NODE_TYPES,
 	};
 }

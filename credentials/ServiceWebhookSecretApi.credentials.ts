@@ -6,6 +6,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { CREDENTIAL_TYPE } from './common/credentialType';
 import { signRequest } from './common/signRequest';
 
 /**
@@ -13,7 +14,7 @@ import { signRequest } from './common/signRequest';
  * used only inside `authenticate`; it is never sent.
  */
 export class ServiceWebhookSecretApi implements ICredentialType {
-	name = 'serviceWebhookSecretApi';
+	name = CREDENTIAL_TYPE;
 
 	// The name admins know from the product; it is a signing secret, not an API key. n8n's lint
 	// wants display names to end in "API": the one finding its scanner reports (see README).
@@ -28,6 +29,13 @@ export class ServiceWebhookSecretApi implements ICredentialType {
 		'https://github.com/automation-service/n8n-nodes-automation-service/blob/main/docs/credential.md';
 
 	properties: INodeProperties[] = [
+		{
+			displayName:
+				'Testing checks the URL and the secret here, then sends one unsigned HEAD request to the URL to prove the host is reachable. It never sends a signed request: every signed request would start a run.',
+			name: 'testNotice',
+			type: 'notice',
+			default: '',
+		},
 		{
 			displayName: 'Webhook URL',
 			name: 'webhookUrl',

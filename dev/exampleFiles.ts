@@ -5,9 +5,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import { CREDENTIAL_TYPE } from '../credentials/common/credentialType';
 import { PACKAGE_DIR } from './packageDir';
 
-export const CREDENTIAL_TYPE = 'serviceWebhookSecretApi';
+export { CREDENTIAL_TYPE };
 
 /** What an agent might pass to the tool, per $fromAI key (offline rehearsal, scripted chat model). */
 export const FROM_AI_SAMPLES: Record<string, unknown> = {

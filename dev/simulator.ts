@@ -10,12 +10,9 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import {
-	SIGNATURE_HEADER,
-	SIGNATURE_TOLERANCE_MS,
-	SignatureError,
-	verifySignature,
-} from '../credentials/common/signature';
+import { SIGNATURE_HEADER, SIGNATURE_TOLERANCE_MS } from '../credentials/common/signature';
+import type { VerificationCode } from './verifySignature';
+import { VerificationError, verifySignature } from './verifySignature';
 
 export interface SimulatedAutomation {
 	id: string;
@@ -46,7 +43,7 @@ interface Rejection {
 	message: string;
 }
 
-const SIGNATURE_STATUS: Record<SignatureError['code'], Rejection> = {
+const SIGNATURE_STATUS: Record<VerificationCode, Rejection> = {
 	missing: { status: 401, error: 'missing_signature', message: '' },
 	malformed: { status: 400, error: 'malformed_signature', message: '' },
 	no_signature: { status: 400, error: 'malformed_signature', message: '' },
@@ -203,7 +200,7 @@ export class AutomationServiceSimulator {
 				now,
 			}));
 		} catch (error) {
-			if (!(error instanceof SignatureError)) throw error;
+			if (!(error instanceof VerificationError)) throw error;
 			return { ...SIGNATURE_STATUS[error.code], message: error.message };
 		}
 		// The same signed request, however its header is written (entry order, extra entries).

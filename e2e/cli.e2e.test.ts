@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APPS, N8nInstance } from '../dev/n8nApp';
 import { AutomationServiceSimulator } from '../dev/simulator';
 import type { WorkflowFile } from '../dev/exampleFiles';
-import { credentialsOf, readExamples, workflowId } from '../dev/exampleFiles';
+import { CREDENTIAL_TYPE, credentialsOf, readExamples, workflowId } from '../dev/exampleFiles';
 import { startBusyService } from './support/busyService';
 import { executionOf, outputItems, storedExecutions } from './support/execution';
 import { startTrickler } from './support/trickler';
@@ -90,25 +90,25 @@ for (const app of Object.values(APPS)) {
 			const data = { webhookUrl: simulator.webhookUrl(ID), signingSecret: SECRET };
 			await n8n.import('credentials', [
 				...examples.flatMap(({ workflow }) => credentialsOf(workflow, data)),
-				{ ...good, type: 'serviceWebhookSecretApi', data },
+				{ ...good, type: CREDENTIAL_TYPE, data },
 				{
 					...wrong,
-					type: 'serviceWebhookSecretApi',
+					type: CREDENTIAL_TYPE,
 					data: { ...data, signingSecret: WRONG_SECRET },
 				},
 				{
 					...padded,
-					type: 'serviceWebhookSecretApi',
+					type: CREDENTIAL_TYPE,
 					data: { ...data, signingSecret: ` ${SECRET}` },
 				},
 				{
 					...trickling,
-					type: 'serviceWebhookSecretApi',
+					type: CREDENTIAL_TYPE,
 					data: { webhookUrl: trickler.url, signingSecret: SECRET },
 				},
 				{
 					...busy,
-					type: 'serviceWebhookSecretApi',
+					type: CREDENTIAL_TYPE,
 					data: { webhookUrl: busyService.url(ID), signingSecret: SECRET },
 				},
 			]);

@@ -31,6 +31,7 @@ const ORDER = workflowId('order-to-automation.json');
 const SCHEDULE = workflowId('daily-report-schedule.json');
 const AGENT = workflowId('ai-agent-tool.json');
 const HTTP = workflowId('httpRequestNode');
+const PREVIEW = workflowId('previewOnly');
 
 /** What the scripted chat model asks the tool to do: the agent's $fromAI values. */
 const AGENT_CALL = FROM_AI_SAMPLES;
@@ -43,6 +44,26 @@ function withChatModelCredential(workflow: WorkflowFile): WorkflowFile {
 		nodes: workflow.nodes.map((node) =>
 			node.type === '@n8n/n8n-nodes-langchain.lmChatOpenAi'
 				? { ...node, credentials: { openAiApi: OPENAI } }
+				: node,
+		),
+	};
+}
+
+/** The order example with Options → Preview Only (Don't Send) on. */
+function withPreviewOnly(workflow: WorkflowFile, id: string): WorkflowFile {
+	return {
+		...workflow,
+		id,
+		name: 'Order example, preview only',
+		nodes: workflow.nodes.map((node) =>
+			node.name === 'Trigger Automation'
+				? {
+						...node,
+						parameters: {
+							...(node.parameters as object),
+							options: { previewOnly: true },
+						},
+					}
 				: node,
 		),
 	};
@@ -70,12 +91,14 @@ for (const app of Object.values(APPS)) {
 				...[...examples.map((e) => e.workflow), http].flatMap((w) => credentialsOf(w, data)),
 				{ ...OPENAI, type: 'openAiApi', data: { apiKey: 'sk-e2e-not-a-key', url: model.baseUrl } },
 			]);
+			const order = examples.find(({ file }) => file === 'order-to-automation.json')!.workflow;
 			await n8n.import('workflow', [
 				...examples.map(({ file, workflow }) => ({
 					...withChatModelCredential(workflow),
 					id: workflowId(file),
 				})),
 				http,
+				withPreviewOnly(order, PREVIEW),
 			]);
 			await n8n.start();
 			await setUpOwner(n8n);
@@ -252,6 +275,20 @@ for (const app of Object.values(APPS)) {
 			await editor.screenshot('order-executed');
 		});
 
+		it("Preview Only: Execute workflow shows the signed request in the node's output panel and sends nothing", async () => {
+			const { page } = editor;
+			const before = simulator.requests;
+			await openWorkflow(page, n8n, PREVIEW);
+			await page.getByTestId('execute-workflow-button').first().click();
+			await openNode(page, 'Trigger Automation');
+			const output = page.getByTestId('output-panel');
+			await output.getByText('bodySha256').first().waitFor();
+			await output.getByText('signingInput').first().waitFor();
+			await editor.screenshot('preview-output');
+			expect(simulator.requests).toBe(before);
+			await closeNode(page);
+		});
+
 		it('Execute workflow on the schedule example: the Schedule Trigger fires once and starts one run', async () => {
 			const { page } = editor;
 			const before = simulator.runs(ID).length;
@@ -283,8 +320,28 @@ for (const app of Object.values(APPS)) {
 			});
 		});
 
-		it("the credential dialog's test says OK for a good credential and names the whitespace in a pasted secret", async () => {
+		/** Saves a new credential from the node's panel; n8n then runs its test. */
+		async function newCredential(webhookUrl: string, signingSecret: string) {
 			const { page } = editor;
+			await openWorkflow(page, n8n, ORDER);
+			await openNode(page, 'Trigger Automation');
+			await page.getByTestId('node-credentials-select').click();
+			await page.getByTestId('node-credentials-select-item-new').click();
+			await page.getByTestId('parameter-input-webhookUrl').locator('input').fill(webhookUrl);
+			await page.getByTestId('parameter-input-signingSecret').locator('input').fill(signingSecret);
+			await page.getByTestId('credential-save-button').click();
+		}
+
+		/** n8n says "Couldn't connect with these settings"; the credential's reason is under More details. */
+		async function failureShown(reason: RegExp) {
+			const { page } = editor;
+			await page.getByText('More details').locator('visible=true').first().click();
+			await page.getByText(reason).locator('visible=true').first().waitFor();
+		}
+
+		it("the credential dialog's test: OK for the service, with no run started; the form says what it checks", async () => {
+			const { page } = editor;
+			const before = { requests: simulator.requests, runs: simulator.runs(ID).length };
 			// Opening a saved credential runs its test.
 			await page.goto(`${n8n.baseUrl}/home/credentials`);
 			await page
@@ -292,28 +349,29 @@ for (const app of Object.values(APPS)) {
 				.filter({ hasText: 'Order automation webhook' })
 				.click();
 			await page.getByTestId('credentials-config-container-test-success').waitFor();
-			await editor.screenshot('credential-test-ok');
-			await page.keyboard.press('Escape');
-			// A new credential from the node's panel, its secret pasted with a leading space.
-			await openWorkflow(page, n8n, ORDER);
-			await openNode(page, 'Trigger Automation');
-			await page.getByTestId('node-credentials-select').click();
-			await page.getByTestId('node-credentials-select-item-new').click();
 			await page
-				.getByTestId('parameter-input-webhookUrl')
-				.locator('input')
-				.fill(simulator.webhookUrl(ID));
-			await page.getByTestId('parameter-input-signingSecret').locator('input').fill(` ${SECRET}`);
-			await page.getByTestId('credential-save-button').click();
-			// n8n says "Couldn't connect with these settings"; the credential's reason is under More details.
-			await page.getByText('More details').locator('visible=true').first().click();
-			await page
-				.getByText(/starts or ends with whitespace/)
-				.locator('visible=true')
+				.getByText(/sends one unsigned HEAD request/)
 				.first()
 				.waitFor();
-			await editor.screenshot('credential-test-whitespace');
+			await editor.screenshot('credential-test-ok');
 			await page.keyboard.press('Escape');
+			// The test reached the service (its HEAD request) and started no run.
+			expect(simulator.requests).toBeGreaterThan(before.requests);
+			expect(simulator.runs(ID)).toHaveLength(before.runs);
+		});
+
+		it("the credential dialog's test fails for a URL nothing listens on, saying so", async () => {
+			await newCredential('http://127.0.0.1:1/webhooks/cloud/nowhere', SECRET);
+			await failureShown(/Could not connect to 127\.0\.0\.1:1: connection refused/);
+			await editor.screenshot('credential-test-unreachable');
+			await editor.page.keyboard.press('Escape');
+		});
+
+		it("the credential dialog's test names the whitespace in a pasted secret", async () => {
+			await newCredential(simulator.webhookUrl(ID), ` ${SECRET}`);
+			await failureShown(/starts or ends with whitespace/);
+			await editor.screenshot('credential-test-whitespace');
+			await editor.page.keyboard.press('Escape');
 		});
 
 		it("ai-agent-tool.json: a chat message makes n8n's AI Agent call the tool, which starts one run with the $fromAI values", async () => {

@@ -18,8 +18,9 @@ import {
 const pass = { status: 'pass' } as const;
 
 function result(n8n: string, failing?: keyof typeof CHECKS): VersionResult {
-	const checks = Object.fromEntries(Object.keys(CHECKS).map((name) => [name, pass])) as
-		VersionResult['checks'];
+	const checks = Object.fromEntries(
+		Object.keys(CHECKS).map((name) => [name, pass]),
+	) as VersionResult['checks'];
 	if (failing) checks[failing] = { status: 'fail', note: 'why it failed' };
 	return { n8n, node: '20.20.2', date: '2026-11-25', package: '0.1.0', checks };
 }
@@ -64,7 +65,9 @@ describe('the minimum of a major', () => {
 describe('the table', () => {
 	it('lists newest first and numbers each failure with its reason below', () => {
 		const table = renderTable([result('1.82.3', 'loads'), result('2.0.3')]);
-		const rows = table.split('\n').filter((line) => line.startsWith('| 2') || line.startsWith('| 1'));
+		const rows = table
+			.split('\n')
+			.filter((line) => line.startsWith('| 2') || line.startsWith('| 1'));
 		expect(rows.map((row) => row.split(' | ')[0])).toEqual(['| 2.0.3', '| 1.82.3']);
 		expect(rows[1]).toContain('**no** (1)');
 		expect(rows[1]).toContain('**not supported**');

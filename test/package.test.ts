@@ -17,15 +17,16 @@ interface PackedFile {
 	path: string;
 }
 
-const packed = (
+const report = (
 	JSON.parse(
 		execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
 			cwd: PACKAGE_DIR,
 			encoding: 'utf8',
 			stdio: ['ignore', 'pipe', 'ignore'],
 		}),
-	) as Array<{ files: PackedFile[] }>
-)[0].files.map((file) => file.path);
+	) as Array<{ files: PackedFile[]; size: number; unpackedSize: number }>
+)[0];
+const packed = report.files.map((file) => file.path);
 
 const manifest = JSON.parse(readFileSync(join(PACKAGE_DIR, 'package.json'), 'utf8')) as {
 	homepage: string;
@@ -50,6 +51,23 @@ describe('the tarball is what n8n needs and nothing else', () => {
 		);
 		expect(unexpected).toEqual([]);
 		expect(packed.filter((file) => /\.(map|tsbuildinfo|png)$/.test(file))).toEqual([]);
+	});
+
+	it('ships no signature verification: the package signs, only the simulator verifies', () => {
+		const code = packed.filter((file) => file.endsWith('.js'));
+		expect(code.length).toBeGreaterThan(0);
+		for (const file of code) {
+			const text = readFileSync(join(PACKAGE_DIR, file), 'utf8');
+			expect(text, file).not.toMatch(/timingSafeEqual|verifySignature|VerificationError/);
+		}
+	});
+
+	it("CHANGELOG.md states the tarball's size as npm pack reports it", () => {
+		const changelog = readFileSync(join(PACKAGE_DIR, 'CHANGELOG.md'), 'utf8');
+		const [, packedKb, unpackedKb] = /\(about (\d+) kB packed, (\d+) kB unpacked/.exec(changelog)!;
+		expect(Number(unpackedKb)).toBe(Math.round(report.unpackedSize / 1000));
+		// The compressed size varies a little with the zlib of the Node.js that packs.
+		expect(Math.abs(Number(packedKb) - report.size / 1000)).toBeLessThanOrEqual(1);
 	});
 });
 

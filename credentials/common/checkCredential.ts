@@ -1,6 +1,8 @@
 /**
- * The credential test n8n runs when an admin saves the credential. It checks locally and sends
- * nothing: the only endpoint is the trigger, and any correctly signed POST would create a run.
+ * The local half of the credential test n8n runs when an admin saves the credential: the URL's form
+ * and the secret, checked without sending anything. The node then proves the host answers with an
+ * unsigned request (nodes/TriggerAutomation/credentialProbe.ts); nothing signed is ever sent, as any
+ * correctly signed POST would create a run.
  */
 import type { ICredentialDataDecryptedObject, INodeCredentialTestResult } from 'n8n-workflow';
 

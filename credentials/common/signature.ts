@@ -2,10 +2,11 @@
  * The one place that knows the `X-Service-Signature` scheme (spec §5):
  *   header  = `t=<ms since epoch>,v1=<lowercase hex HMAC-SHA256(secret, "<t>.<body>")>`
  *   valid for 5 minutes after <t>.
- * The credential signs with it and the simulator verifies with it; nothing else in nodes/ or
- * credentials/ computes an HMAC. (The tests and benchmarks check it against node:crypto directly.)
+ * The credential signs with it and the node reads the timestamp back with its parser; nothing else
+ * in nodes/ or credentials/ computes an HMAC. Verification lives with the simulator
+ * (dev/verifySignature.ts), which builds on this module; it is never shipped.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 
 export const SIGNATURE_HEADER = 'X-Service-Signature';
 export const SIGNATURE_SCHEME = 'v1';
@@ -15,22 +16,16 @@ export const SIGNATURE_TOLERANCE_MS = 5 * 60 * 1000;
 /** The exact body text: a string is signed as its UTF-8 bytes, bytes are signed as they are. */
 export type SignedBody = string | Uint8Array;
 
-export type SignatureErrorCode =
-	| 'missing'
-	| 'malformed'
-	| 'no_signature'
-	| 'mismatch'
-	| 'expired'
-	| 'future'
-	| 'bad_secret';
+/** Why a header or a timestamp does not follow the format. */
+export type SignatureFormatCode = 'missing' | 'malformed' | 'no_signature';
 
-export class SignatureError extends Error {
+export class SignatureFormatError extends Error {
 	constructor(
-		readonly code: SignatureErrorCode,
+		readonly code: SignatureFormatCode,
 		message: string,
 	) {
 		super(message);
-		this.name = 'SignatureError';
+		this.name = 'SignatureFormatError';
 	}
 }
 
@@ -58,7 +53,7 @@ export function describeSecretProblem(secret: unknown): string | undefined {
 
 function assertTimestamp(timestampMs: number): void {
 	if (!Number.isSafeInteger(timestampMs) || timestampMs < 0) {
-		throw new SignatureError(
+		throw new SignatureFormatError(
 			'malformed',
 			`The signature timestamp must be a whole, non-negative number of milliseconds, got ${String(timestampMs)}.`,
 		);
@@ -87,8 +82,8 @@ export interface ParsedSignatureHeader {
 	signatures: string[];
 }
 
-function malformed(detail: string): SignatureError {
-	return new SignatureError(
+function malformed(detail: string): SignatureFormatError {
+	return new SignatureFormatError(
 		'malformed',
 		`Malformed ${SIGNATURE_HEADER} header: ${detail}. Expected "t=<milliseconds>,v1=<64 lowercase hex characters>".`,
 	);
@@ -100,7 +95,7 @@ function malformed(detail: string): SignatureError {
  */
 export function parseSignatureHeader(value: string | null | undefined): ParsedSignatureHeader {
 	if (value === undefined || value === null || value === '') {
-		throw new SignatureError(
+		throw new SignatureFormatError(
 			'missing',
 			`The ${SIGNATURE_HEADER} header is missing. Each request must carry "t=<milliseconds>,v1=<signature>".`,
 		);
@@ -142,89 +137,10 @@ export function parseSignatureHeader(value: string | null | undefined): ParsedSi
 	}
 	if (timestamp === undefined) throw malformed('the t=<milliseconds> entry is missing');
 	if (signatures.length === 0) {
-		throw new SignatureError(
+		throw new SignatureFormatError(
 			'no_signature',
 			`The ${SIGNATURE_HEADER} header has no ${SIGNATURE_SCHEME}= signature. Expected "t=<milliseconds>,v1=<signature>".`,
 		);
 	}
 	return { timestamp, signatures };
-}
-
-function safeEqualHex(expected: string, actual: string): boolean {
-	const a = Buffer.from(expected, 'utf8');
-	const b = Buffer.from(actual, 'utf8');
-	return a.length === b.length && timingSafeEqual(a, b);
-}
-
-export interface VerifyOptions {
-	secret: string;
-	header: string | null | undefined;
-	body: SignedBody;
-	/** How long a signature stays valid; the spec's 5 minutes by default. */
-	toleranceMs?: number;
-	/** Current time in ms; injectable for tests. */
-	now?: number;
-}
-
-/**
- * Checks a received request. Valid while `now - t < tolerance`: a signature is expired exactly at
- * t + 5 minutes. Rejects timestamps more than the tolerance in the future. Returns the timestamp
- * and the signature that matched.
- */
-export function verifySignature(options: VerifyOptions): { timestamp: number; signature: string } {
-	const { secret, header, body } = options;
-	const toleranceMs = options.toleranceMs ?? SIGNATURE_TOLERANCE_MS;
-	const now = options.now ?? Date.now();
-	if (typeof secret !== 'string' || secret.length === 0) {
-		throw new SignatureError('bad_secret', 'No signing secret to verify with.');
-	}
-	const { timestamp, signatures } = parseSignatureHeader(header);
-
-	const expected = computeSignature(secret, body, timestamp);
-	let matched = false;
-	for (const candidate of signatures) {
-		// No early exit: every candidate costs the same.
-		if (safeEqualHex(expected, candidate)) matched = true;
-	}
-	if (!matched) {
-		throw new SignatureError('mismatch', mismatchMessage(secret, body, timestamp, signatures));
-	}
-
-	const age = now - timestamp;
-	if (age >= toleranceMs) {
-		throw new SignatureError(
-			'expired',
-			`The signature expired: it was made ${Math.round(age / 1000)} s ago and is valid for ` +
-				`${toleranceMs / 1000} s. Sign each request just before sending it, and check the sender's clock.`,
-		);
-	}
-	if (-age > toleranceMs) {
-		throw new SignatureError(
-			'future',
-			`The signature timestamp is ${Math.round(-age / 1000)} s in the future (more than ` +
-				`${toleranceMs / 1000} s). The sender's clock is ahead: synchronise it (NTP).`,
-		);
-	}
-	return { timestamp, signature: expected };
-}
-
-function mismatchMessage(
-	secret: string,
-	body: SignedBody,
-	timestamp: number,
-	signatures: string[],
-): string {
-	const base = 'The signature does not match the body.';
-	const trimmed = secret.trim();
-	if (trimmed !== secret && trimmed.length > 0) {
-		const withTrimmed = computeSignature(trimmed, body, timestamp);
-		if (signatures.some((s) => safeEqualHex(withTrimmed, s))) {
-			return `${base} It matches the secret without its surrounding whitespace: remove the whitespace from the stored secret.`;
-		}
-	}
-	return (
-		`${base} Check that the sender uses this automation's signing secret (no surrounding whitespace), ` +
-		'signs "<t>.<body>" with the same t as in the header, and sends the signed text byte for byte ' +
-		'(was the body re-serialized or re-encoded after signing?).'
-	);
 }

@@ -10,7 +10,9 @@ import type {
 import { NodeConnectionTypes, UserError } from 'n8n-workflow';
 
 import { checkCredential } from '../../credentials/common/checkCredential';
-import { nodeProperties } from './description';
+import { CREDENTIAL_TYPE } from '../../credentials/common/credentialType';
+import { parseWebhookUrl } from '../../credentials/common/webhookUrl';
+import { SUBTITLE, nodeProperties } from './description';
 
 // n8n before 1.85 ships an n8n-workflow without NodeConnectionTypes, and reports the TypeError of
 // reading it as "Class could not be found". Any other error it shows as it is: say what is needed
@@ -28,8 +30,7 @@ export class TriggerAutomation implements INodeType {
 		icon: { light: 'file:triggerAutomation.svg', dark: 'file:triggerAutomation.dark.svg' },
 		group: ['output'],
 		version: [1],
-		subtitle:
-			'={{ {"none": "Message only", "allFields": "Message + all input fields", "selectedFields": "Message + selected fields", "json": "Message + JSON context"}[$parameter["contextMode"]] }}',
+		subtitle: SUBTITLE,
 		description:
 			'Start a run of an Automation Service automation through its signed webhook, with a message for its AI and optional context',
 		defaults: {
@@ -40,7 +41,7 @@ export class TriggerAutomation implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
 			{
-				name: 'serviceWebhookSecretApi',
+				name: CREDENTIAL_TYPE,
 				required: true,
 				testedBy: 'serviceWebhookSecretApiTest',
 			},
@@ -54,7 +55,11 @@ export class TriggerAutomation implements INodeType {
 				this: ICredentialTestFunctions,
 				credential: ICredentialsDecrypted,
 			): Promise<INodeCredentialTestResult> {
-				return checkCredential(credential.data ?? {});
+				const local = checkCredential(credential.data ?? {});
+				if (local.status !== 'OK') return local;
+				// Loaded when an admin tests a credential, not when n8n loads the package.
+				const { probeWebhook } = await import('./credentialProbe');
+				return await probeWebhook(this, parseWebhookUrl(credential.data?.webhookUrl));
 			},
 		},
 	};

@@ -1,10 +1,11 @@
 /**
- * n8n's Retry On Fail runs the node again, with the same run index and the same input items, when
- * the node threw or its first output item is an error item. Such a retry must not create a second
- * run for an item the service already accepted, so the outputs of accepted items are remembered
- * and the retry passes them on. "The same item" is the same item index in the same run of the node:
- * a retry gets the very items of the run it repeats, while a later run of the node in the same
- * execution (a loop iteration, a second branch) gets a new run index and sends all its items.
+ * n8n's Retry On Fail executes the node again, in the same pass and with the same input items, when
+ * the node threw or its first output item is an error item. (A pass is what n8n calls a run of the
+ * node, numbered by its run index; here "run" means only the service's.) Such a retry must not
+ * create a second run for an item the service already accepted, so the outputs of accepted items
+ * are remembered and the retry passes them on. "The same item" is the same item index in the same
+ * pass: a retry gets the very items of the pass it repeats, while a later pass of the node in the
+ * same execution (a loop iteration, a second branch) gets a new run index and sends all its items.
  *
  * The memory lives in n8n's own per-execution context of this node (as Loop Over Items keeps its
  * state): it travels with the execution, whichever worker runs it, and never outlives it. It is
@@ -12,16 +13,16 @@
  */
 import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 
-const CONTEXT_KEY = 'acceptedItemsByRun';
+const CONTEXT_KEY = 'acceptedItemsByPass';
 
-interface RunMemory {
+interface PassMemory {
 	tries: number;
 	/** Output JSON by item index. */
 	outputs: Record<string, IDataObject>;
 }
 
 export interface AcceptedItems {
-	/** The output of this item from an earlier try of this run, if the service accepted it then. */
+	/** The output of this item from an earlier try of this pass, if the service accepted it then. */
 	earlier(itemIndex: number): IDataObject | undefined;
 	accepted(itemIndex: number, json: IDataObject): void;
 	/** After a try: n8n retries if the node threw or its first output item is an error item. */
@@ -37,19 +38,19 @@ export function acceptedItems(ctx: IExecuteFunctions): AcceptedItems | undefined
 	const node = ctx.getNode();
 	if (node.retryOnFail !== true) return undefined;
 	const context = ctx.getContext('node');
-	const runIndex = String(ctx.getWorkflowDataProxy(0).$runIndex);
-	const byRun = (context[CONTEXT_KEY] ??= {}) as Record<string, RunMemory>;
-	const run = (byRun[runIndex] ??= { tries: 0, outputs: {} });
-	run.tries++;
+	const passIndex = String(ctx.getWorkflowDataProxy(0).$runIndex);
+	const byPass = (context[CONTEXT_KEY] ??= {}) as Record<string, PassMemory>;
+	const pass = (byPass[passIndex] ??= { tries: 0, outputs: {} });
+	pass.tries++;
 	return {
-		earlier: (itemIndex) => run.outputs[itemIndex],
+		earlier: (itemIndex) => pass.outputs[itemIndex],
 		accepted: (itemIndex, json) => {
-			run.outputs[itemIndex] = json;
+			pass.outputs[itemIndex] = json;
 		},
 		finish: (retryFollows) => {
-			if (retryFollows && run.tries < maxTries(node)) return;
-			delete byRun[runIndex];
-			if (Object.keys(byRun).length === 0) delete context[CONTEXT_KEY];
+			if (retryFollows && pass.tries < maxTries(node)) return;
+			delete byPass[passIndex];
+			if (Object.keys(byPass).length === 0) delete context[CONTEXT_KEY];
 		},
 	};
 }

@@ -20,6 +20,9 @@ export interface Deadline {
 	release(): void;
 }
 
+/** The longest a timer can wait: a longer delay fires at once (Options → Timeout stops there). */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
 // Each request in flight adds an abort listener to the signal, and Node warns above 10.
 export const REQUESTS_PER_DEADLINE = 8;
 
@@ -29,12 +32,12 @@ export function slackMs(timeoutMs: number): number {
 }
 
 /**
- * The deadlines of one run of the node. A timer signal costs about 25 µs, so requests share one:
+ * The deadlines of one execution of the node. A timer signal costs about 25 µs, so requests share one:
  * each new one is set 1% (at most 1 s) past the Timeout, and is shared by requests starting while
  * it still leaves them their whole Timeout, up to 8 in flight at once. Every request thus gets at
  * least its Timeout and at most 1% more.
  *
- * Stop reaches every deadline through one listener on the execution's signal for the whole run,
+ * Stop reaches every deadline through one listener on the execution's signal for the node's whole execution,
  * removed by `dispose`: a listener per deadline would pile up on that signal, and a signal made
  * with `AbortSignal.any` costs more to listen on than a plain one.
  */
@@ -53,7 +56,7 @@ export class Deadlines {
 	}
 
 	/** The deadline of a request starting `now`. */
-	for(timeoutMs: number, now = Date.now()): Deadline {
+	forRequest(timeoutMs: number, now = Date.now()): Deadline {
 		const shared = this.current;
 		if (
 			shared &&
@@ -64,8 +67,7 @@ export class Deadlines {
 			shared.inFlight++;
 			return shared;
 		}
-		// Timers cannot wait longer than 2^31 - 1 ms (Options → Timeout stops there too).
-		const lifetime = Math.min(timeoutMs + slackMs(timeoutMs), 2 ** 31 - 1);
+		const lifetime = Math.min(timeoutMs + slackMs(timeoutMs), MAX_TIMER_MS);
 		const timer = AbortSignal.timeout(lifetime);
 		const controller = new AbortController();
 		const onTimer = () => {
@@ -94,7 +96,7 @@ export class Deadlines {
 
 	/**
 	 * After the run: no listener of it stays on the execution's signal, and no timer (a timer
-	 * signal with a listener is kept alive until it fires) holds on to this run's context.
+	 * signal with a listener is kept alive until it fires) holds on to this execution's context.
 	 */
 	dispose(): void {
 		this.cancel?.removeEventListener('abort', this.onCancel);

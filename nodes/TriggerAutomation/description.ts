@@ -1,17 +1,65 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-/** Used when an option is not set; the parameters below repeat them as literals (n8n's lint). */
-export const DEFAULTS = {
-	timeoutMs: 30000,
-	batchSize: 50,
-	batchIntervalMs: 1000,
+/** The labels the editor shows; error messages name the fields with the same words. */
+export const LABELS = {
+	message: 'Message',
+	context: 'Context',
+	contextFields: 'Context Fields',
+	contextJson: 'Context (JSON)',
+	batching: 'Batching',
+	batchSize: 'Items per Batch',
+	batchInterval: 'Batch Interval (Ms)',
+	ignoreSsl: 'Ignore SSL Issues (Insecure)',
+	includeHeaders: 'Include Response Headers and Status',
+	preview: "Preview Only (Don't Send)",
+	retries: 'Retries When Not Accepted',
+	timeout: 'Timeout',
 } as const;
 
-export type ContextMode = 'none' | 'allFields' | 'selectedFields' | 'json';
+/** Where a user finds a field of the Options collection: "Options → Timeout". */
+export function inOptions(...path: string[]): string {
+	return ['Options', ...path].join(' → ');
+}
+
+/** Context's choices: the label, what the editor says of it, and the node's subtitle for it. */
+const CONTEXT_MODES = {
+	none: {
+		name: 'None',
+		description: 'Send the message only (data.context is left out)',
+		subtitle: 'Message only',
+	},
+	allFields: {
+		name: 'All Input Fields',
+		description: "Send the input item's JSON as the context",
+		subtitle: 'Message + all input fields',
+	},
+	selectedFields: {
+		name: 'Selected Fields',
+		description: 'Name each field and its value, as in the Edit Fields node',
+		subtitle: 'Message + selected fields',
+	},
+	json: {
+		name: 'JSON',
+		description: 'Write the context as a JSON object',
+		subtitle: 'Message + JSON context',
+	},
+} as const;
+
+export type ContextMode = keyof typeof CONTEXT_MODES;
+
+/** "Context → Selected Fields": where a user picks a Context choice. */
+export function inContext(mode: ContextMode): string {
+	return `${LABELS.context} → ${CONTEXT_MODES[mode].name}`;
+}
+
+/** The node's subtitle on the canvas: what it sends, by Context choice. */
+export const SUBTITLE = `={{ ${JSON.stringify(
+	Object.fromEntries(Object.entries(CONTEXT_MODES).map(([mode, { subtitle }]) => [mode, subtitle])),
+)}[$parameter["contextMode"]] }}`;
 
 export const nodeProperties: INodeProperties[] = [
 	{
-		displayName: 'Message',
+		displayName: LABELS.message,
 		name: 'message',
 		type: 'string',
 		required: true,
@@ -22,37 +70,20 @@ export const nodeProperties: INodeProperties[] = [
 			'Instructions for the AI, as you would type them in chat. Sent as data.message. Numbers and booleans from expressions become text; an object must be turned into text first, e.g. with JSON.stringify().',
 	},
 	{
-		displayName: 'Context',
+		displayName: LABELS.context,
 		name: 'contextMode',
 		type: 'options',
 		noDataExpression: true,
 		default: 'none',
 		description: 'Data passed along to the run as data.context',
-		options: [
-			{
-				name: 'None',
-				value: 'none',
-				description: 'Send the message only (data.context is left out)',
-			},
-			{
-				name: 'All Input Fields',
-				value: 'allFields',
-				description: "Send the input item's JSON as the context",
-			},
-			{
-				name: 'Selected Fields',
-				value: 'selectedFields',
-				description: 'Name each field and its value, as in the Edit Fields node',
-			},
-			{
-				name: 'JSON',
-				value: 'json',
-				description: 'Write the context as a JSON object',
-			},
-		],
+		options: Object.entries(CONTEXT_MODES).map(([value, { name, description }]) => ({
+			name,
+			value,
+			description,
+		})),
 	},
 	{
-		displayName: 'Context Fields',
+		displayName: LABELS.contextFields,
 		name: 'contextFields',
 		type: 'assignmentCollection',
 		default: {},
@@ -61,7 +92,7 @@ export const nodeProperties: INodeProperties[] = [
 			'Fields of data.context. Names are used as written (a dot is part of the name). Each value is checked against its type.',
 	},
 	{
-		displayName: 'Context (JSON)',
+		displayName: LABELS.contextJson,
 		name: 'contextJson',
 		type: 'json',
 		default: '{\n  "key": "value"\n}',
@@ -76,7 +107,7 @@ export const nodeProperties: INodeProperties[] = [
 		default: {},
 		options: [
 			{
-				displayName: 'Batching',
+				displayName: LABELS.batching,
 				name: 'batching',
 				type: 'fixedCollection',
 				placeholder: 'Add Batching',
@@ -85,11 +116,11 @@ export const nodeProperties: INodeProperties[] = [
 					'Send the items in batches; each batch waits for its answers before the next starts. Without batching, items are sent one after another.',
 				options: [
 					{
-						displayName: 'Batching',
+						displayName: LABELS.batching,
 						name: 'batch',
 						values: [
 							{
-								displayName: 'Items per Batch',
+								displayName: LABELS.batchSize,
 								name: 'batchSize',
 								type: 'number',
 								typeOptions: { minValue: -1 },
@@ -98,7 +129,7 @@ export const nodeProperties: INodeProperties[] = [
 									'How many requests are in flight at once. -1 sends all items in one batch.',
 							},
 							{
-								displayName: 'Batch Interval (Ms)',
+								displayName: LABELS.batchInterval,
 								name: 'batchInterval',
 								type: 'number',
 								typeOptions: { minValue: 0 },
@@ -111,7 +142,7 @@ export const nodeProperties: INodeProperties[] = [
 				],
 			},
 			{
-				displayName: 'Ignore SSL Issues (Insecure)',
+				displayName: LABELS.ignoreSsl,
 				name: 'allowUnauthorizedCerts',
 				type: 'boolean',
 				noDataExpression: true,
@@ -119,7 +150,7 @@ export const nodeProperties: INodeProperties[] = [
 				description: 'Whether to connect even if SSL certificate validation is not possible',
 			},
 			{
-				displayName: 'Include Response Headers and Status',
+				displayName: LABELS.includeHeaders,
 				name: 'fullResponse',
 				type: 'boolean',
 				default: false,
@@ -127,7 +158,16 @@ export const nodeProperties: INodeProperties[] = [
 					'Whether to add the response headers and status message to the output (the status code is always there)',
 			},
 			{
-				displayName: 'Retries When Not Accepted',
+				displayName: LABELS.preview,
+				name: 'previewOnly',
+				type: 'boolean',
+				noDataExpression: true,
+				default: false,
+				description:
+					'Whether to output, per item, exactly what would be sent (method, URL, headers with the signature shortened, the body, its length and SHA-256, the timestamp) instead of sending it. Nothing is sent and no run is created.',
+			},
+			{
+				displayName: LABELS.retries,
 				name: 'retries',
 				type: 'number',
 				typeOptions: { minValue: 0, maxValue: 10 },
@@ -136,7 +176,7 @@ export const nodeProperties: INodeProperties[] = [
 					'How often to re-send, freshly signed, a request the service provably did not accept: connection refused, or 429 Too Many Requests (waiting for Retry-After, at most 60 s). Other failures are never re-sent, so no run is created twice.',
 			},
 			{
-				displayName: 'Timeout',
+				displayName: LABELS.timeout,
 				name: 'timeout',
 				type: 'number',
 				typeOptions: { minValue: 1 },
@@ -146,3 +186,31 @@ export const nodeProperties: INodeProperties[] = [
 		],
 	},
 ];
+
+/** The default of a field somewhere in the Options collection, by name. */
+function optionDefault(name: string, fields: unknown = nodeProperties): number {
+	for (const field of fields as Array<{
+		name?: string;
+		default?: unknown;
+		options?: unknown;
+		values?: unknown;
+	}>) {
+		if (field.name === name && typeof field.default === 'number') return field.default;
+		for (const nested of [field.options, field.values]) {
+			if (!Array.isArray(nested)) continue;
+			const found = optionDefault(name, nested);
+			if (!Number.isNaN(found)) return found;
+		}
+	}
+	return Number.NaN;
+}
+
+/**
+ * The defaults the editor shows, which options.ts also uses when a value is left empty. Read from
+ * the fields above: n8n's lint wants each `default` written there as a literal.
+ */
+export const DEFAULTS = {
+	timeoutMs: optionDefault('timeout'),
+	batchSize: optionDefault('batchSize'),
+	batchIntervalMs: optionDefault('batchInterval'),
+} as const;

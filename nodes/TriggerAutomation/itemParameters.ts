@@ -1,11 +1,12 @@
 /**
  * The node's parameters for each item. n8n resolves and copies a parameter on every read; one with
- * no expression anywhere in it has the same value for every item, so it is read once per run.
+ * no expression anywhere in it has the same value for every item, so it is read once per execution.
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { toNodeError } from './failures';
+import { inContext } from './description';
+import { toNodeError } from './nodeErrors';
 
 /** n8n marks an expression with a leading "=", at any depth of a parameter's value. */
 function hasExpression(value: unknown): boolean {
@@ -34,8 +35,7 @@ function read(
 				ctx.getNode(),
 				`${label}: its expression gave an object that contains itself (a circular reference)`,
 				{
-					description:
-						'Pick the values to send, e.g. with Context → Selected Fields, not the whole object.',
+					description: `Pick the values to send, e.g. with ${inContext('selectedFields')}, not the whole object.`,
 					itemIndex,
 				},
 			);

@@ -5,8 +5,9 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { DEFAULTS } from './description';
-import { InputError } from './failures';
+import { MAX_TIMER_MS } from './deadline';
+import { DEFAULTS, LABELS, inOptions } from './description';
+import { InputError } from './inputError';
 
 export interface NodeOptions {
 	/** Requests in flight together. */
@@ -16,16 +17,15 @@ export interface NodeOptions {
 	includeHeaders: boolean;
 	ignoreSsl: boolean;
 	retries: number;
+	/** Options → Preview Only (Don't Send): each item's signed request as output, nothing sent. */
+	preview: boolean;
 }
-
-// Timers cannot wait longer (a longer delay would fire at once).
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 function whole(value: unknown, fallback: number, label: string, min: number, max: number): number {
 	const number = value === undefined || value === '' ? fallback : Number(value);
 	if (!Number.isInteger(number) || number < min || number > max) {
 		throw new InputError(
-			`Options → ${label} must be a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`,
+			`${inOptions(label)} must be a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`,
 			`Set ${label} to a number, or remove the option to use its default.`,
 		);
 	}
@@ -38,18 +38,18 @@ export function readOptions(ctx: IExecuteFunctions, itemCount: number): NodeOpti
 	let batchSize = 1; // Without Batching, one request at a time: runs are created in item order.
 	let batchIntervalMs = 0;
 	if (batch) {
-		batchSize = whole(batch.batchSize, DEFAULTS.batchSize, 'Items per Batch', -1, MAX_TIMER_MS);
+		batchSize = whole(batch.batchSize, DEFAULTS.batchSize, LABELS.batchSize, -1, MAX_TIMER_MS);
 		if (batchSize === 0) {
 			throw new InputError(
-				'Options → Items per Batch must be at least 1, or -1 for all items at once, got 0',
-				'Set Items per Batch to 1 or more, or remove the option to use its default.',
+				`${inOptions(LABELS.batchSize)} must be at least 1, or -1 for all items at once, got 0`,
+				`Set ${LABELS.batchSize} to 1 or more, or remove the option to use its default.`,
 			);
 		}
 		if (batchSize === -1) batchSize = Math.max(itemCount, 1);
 		batchIntervalMs = whole(
 			batch.batchInterval,
 			DEFAULTS.batchIntervalMs,
-			'Batch Interval',
+			LABELS.batchInterval,
 			0,
 			MAX_TIMER_MS,
 		);
@@ -57,9 +57,10 @@ export function readOptions(ctx: IExecuteFunctions, itemCount: number): NodeOpti
 	return {
 		batchSize,
 		batchIntervalMs,
-		timeoutMs: whole(options.timeout, DEFAULTS.timeoutMs, 'Timeout', 1, MAX_TIMER_MS),
+		timeoutMs: whole(options.timeout, DEFAULTS.timeoutMs, LABELS.timeout, 1, MAX_TIMER_MS),
 		includeHeaders: options.fullResponse === true,
 		ignoreSsl: options.allowUnauthorizedCerts === true,
-		retries: whole(options.retries, 0, 'Retries When Not Accepted', 0, 10),
+		retries: whole(options.retries, 0, LABELS.retries, 0, 10),
+		preview: options.previewOnly === true,
 	};
 }

@@ -1,12 +1,21 @@
 /**
- * Parameters → body text. Pure functions over values n8n has already resolved, so every rule about
+ * Parameters → body bytes. Pure functions over values n8n has already resolved, so every rule about
  * what may be sent is checked here, before anything is signed.
  */
-import type { AssignmentValue, FieldType, IDataObject } from 'n8n-workflow';
+import type {
+	AssignmentCollectionValue,
+	AssignmentValue,
+	FieldType,
+	IDataObject,
+	INodeExecutionData,
+} from 'n8n-workflow';
 import { validateFieldType } from 'n8n-workflow';
 
 import { isPlainObject } from '../../credentials/common/plainObject';
-import { InputError } from './failures';
+import type { ContextMode } from './description';
+import { LABELS, inContext } from './description';
+import { InputError } from './inputError';
+import type { ItemParameters } from './itemParameters';
 
 function kindOf(value: unknown): string {
 	if (value === null) return 'null';
@@ -20,7 +29,7 @@ export function messageText(value: unknown): string {
 		if (value.trim() === '') {
 			throw new InputError(
 				'The message is empty',
-				'Type the instruction for the AI in Message, or check that its expression gives text for this item.',
+				`Type the instruction for the AI in ${LABELS.message}, or check that its expression gives text for this item.`,
 			);
 		}
 		return value;
@@ -32,7 +41,7 @@ export function messageText(value: unknown): string {
 	if (value === null || value === undefined) {
 		throw new InputError(
 			`The message is empty: its expression gave ${value === null ? 'null' : 'undefined'}`,
-			'Check that the field used in Message exists on this item.',
+			`Check that the field used in ${LABELS.message} exists on this item.`,
 		);
 	}
 	throw new InputError(
@@ -53,22 +62,22 @@ function parseJson(text: string): { value: unknown } | { error: string } {
 export function contextFromJson(value: unknown): IDataObject {
 	if (value === undefined) {
 		throw new InputError(
-			'Context (JSON) is empty: its expression gave undefined',
-			'Check that the field used in Context (JSON) exists on this item, or set Context to None.',
+			`${LABELS.contextJson} is empty: its expression gave undefined`,
+			`Check that the field used in ${LABELS.contextJson} exists on this item, or set ${LABELS.context} to None.`,
 		);
 	}
 	let parsed: unknown = value;
 	if (typeof value === 'string') {
 		if (value.trim() === '') {
 			throw new InputError(
-				'Context (JSON) is empty',
-				'Write a JSON object such as {"orderId": 42}, or set Context to None.',
+				`${LABELS.contextJson} is empty`,
+				`Write a JSON object such as {"orderId": 42}, or set ${LABELS.context} to None.`,
 			);
 		}
 		const result = parseJson(value);
 		if ('error' in result) {
 			throw new InputError(
-				`Context (JSON) is not valid JSON: ${result.error}`,
+				`${LABELS.contextJson} is not valid JSON: ${result.error}`,
 				'Check quotes, commas and brackets. Text from expressions must be quoted, e.g. "name": "{{ $json.name }}".',
 			);
 		}
@@ -76,7 +85,7 @@ export function contextFromJson(value: unknown): IDataObject {
 	}
 	if (!isPlainObject(parsed)) {
 		throw new InputError(
-			`Context (JSON) must be a JSON object, but it is ${kindOf(parsed)}`,
+			`${LABELS.contextJson} must be a JSON object, but it is ${kindOf(parsed)}`,
 			'Wrap the value in an object, e.g. {"items": [...]}.',
 		);
 	}
@@ -94,13 +103,13 @@ export function contextFromFields(assignments: AssignmentValue[] | undefined): I
 		if (name.trim() === '') {
 			throw new InputError(
 				`Context field ${index + 1} has no name`,
-				'Give every field under Context Fields a name, or remove the empty one.',
+				`Give every field under ${LABELS.contextFields} a name, or remove the empty one.`,
 			);
 		}
 		if (seen.has(name)) {
 			throw new InputError(
 				`Context field "${name}" is set twice`,
-				'Each name may appear once under Context Fields; remove or rename the duplicate.',
+				`Each name may appear once under ${LABELS.contextFields}; remove or rename the duplicate.`,
 			);
 		}
 		seen.add(name);
@@ -140,8 +149,28 @@ export function serializeBody(message: string, context: IDataObject | undefined)
 	if (/circular/i.test(problem)) {
 		throw new InputError(
 			'The context contains a circular reference (an object that contains itself)',
-			'Select the fields to send with Context → Selected Fields instead of sending the whole object.',
+			`Select the fields to send with ${inContext('selectedFields')} instead of sending the whole object.`,
 		);
 	}
 	throw new InputError(`The context cannot be turned into JSON: ${problem}`);
+}
+
+/** An item's parameters → the exact bytes to sign and send. */
+export function bodyForItem(
+	parameters: ItemParameters,
+	item: INodeExecutionData,
+	itemIndex: number,
+): Buffer {
+	const message = messageText(parameters.get('message', LABELS.message, itemIndex));
+	const mode = parameters.get('contextMode', LABELS.context, itemIndex, 'none') as ContextMode;
+	let context: IDataObject | undefined;
+	if (mode === 'allFields') {
+		context = item.json;
+	} else if (mode === 'selectedFields') {
+		const fields = parameters.get('contextFields', LABELS.contextFields, itemIndex, {});
+		context = contextFromFields((fields as AssignmentCollectionValue).assignments);
+	} else if (mode === 'json') {
+		context = contextFromJson(parameters.get('contextJson', LABELS.contextJson, itemIndex));
+	}
+	return Buffer.from(serializeBody(message, context), 'utf8');
 }

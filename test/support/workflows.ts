@@ -4,11 +4,12 @@
  */
 import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 
+import { CREDENTIAL_TYPE } from '../../credentials/common/credentialType';
 import { manualTriggerNode, pinnedItems } from '../../dev/baseNodes';
 import type { RunOptions } from '../../dev/engine';
 
+export { CREDENTIAL_TYPE };
 export const NODE_TYPE = 'n8n-nodes-automation-service.triggerAutomation';
-export const CREDENTIAL_TYPE = 'serviceWebhookSecretApi';
 export const NODE_NAME = 'Trigger Automation';
 
 export interface TriggerWorkflow {

@@ -1,49 +1,12 @@
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { errorOf, outputOf, runWorkflow } from '../dev/engine';
-import { expectNoLeak } from './support/leaks';
-import type { ReceivedRequest, Responder } from './support/receiver';
-import { Receiver, acceptWithJson, bodyJson, specViolations } from './support/receiver';
-import { NODE_NAME, triggerWorkflow } from './support/workflows';
+import { errorOf, outputOf } from '../dev/engine';
+import { engineReceiver, timestampOf } from './support/engineReceiver';
+import type { Responder } from './support/receiver';
+import { acceptWithJson, bodyJson } from './support/receiver';
+import { NODE_NAME } from './support/workflows';
 
-const SECRET = 'whsec_engine_test_0123456789';
-const PATH = '/webhooks/cloud/auto-42';
-let receiver: Receiver;
-
-beforeAll(async () => {
-	receiver = await new Receiver().start();
-});
-afterAll(async () => receiver.stop());
-beforeEach(() => {
-	receiver.requests.length = 0;
-	receiver.respondWith(acceptWithJson);
-});
-
-async function run(
-	parameters: INodeParameters,
-	items?: IDataObject[],
-	settings: Record<string, unknown> = {},
-) {
-	const result = await runWorkflow(
-		triggerWorkflow({
-			parameters,
-			items,
-			settings,
-			webhookUrl: `${receiver.url}${PATH}`,
-			secret: SECRET,
-		}),
-	);
-	// Every test: every request conforms to the spec, and nothing leaks.
-	for (const request of receiver.requests)
-		expect(specViolations(request, SECRET, PATH)).toEqual([]);
-	expectNoLeak(SECRET, { run: result }, receiver.requests);
-	return result;
-}
-
-function timestampOf(request: ReceivedRequest): number {
-	return Number(/t=(\d+)/.exec(String(request.headers['x-service-signature']))![1]);
-}
+const { receiver, run } = engineReceiver();
 
 describe('a trigger is a signed POST of {"data":{"message","context"}} (spec §4, §5)', () => {
 	it('Context None: the body carries the message only, and the response is passed on', async () => {
@@ -352,76 +315,5 @@ describe('errors: per item, with the item index, Continue On Fail keeps the othe
 			/clock is (599|600|601) s behind the service's, more than the 5 minutes/,
 		);
 		expect(error.description).toMatch(/expired_signature/);
-	});
-});
-
-describe("retries re-sign: n8n's Retry On Fail and the node's own retry", () => {
-	it('Retry On Fail re-runs the node and every attempt carries a fresh signature', async () => {
-		let calls = 0;
-		receiver.respondWith((request, res) => {
-			calls++;
-			if (calls === 1) {
-				res.writeHead(500);
-				res.end('busy');
-			} else acceptWithJson(request, res, undefined as never);
-		});
-		const result = await run({ message: 'x' }, undefined, {
-			retryOnFail: true,
-			maxTries: 2,
-			waitBetweenTries: 10,
-		});
-		expect(result.status).toBe('success');
-		expect(receiver.requests).toHaveLength(2);
-		const [first, second] = receiver.requests.map((r) => r.headers['x-service-signature']);
-		expect(first).not.toBe(second);
-		expect(timestampOf(receiver.requests[1])).toBeGreaterThan(timestampOf(receiver.requests[0]));
-	});
-
-	it('Retry On Fail with Continue: a retry re-sends only the failed item, never an accepted one', async () => {
-		// n8n retries a node whose first output item is an error item, even with Continue On Fail.
-		let failedOnce = false;
-		receiver.respondWith((request, res) => {
-			if (bodyJson(request).data.message === 'a' && !failedOnce) {
-				failedOnce = true;
-				res.writeHead(503);
-				res.end();
-			} else acceptWithJson(request, res, undefined as never);
-		});
-		const result = await run({ message: '={{ $json.m }}' }, [{ m: 'a' }, { m: 'b' }, { m: 'c' }], {
-			retryOnFail: true,
-			maxTries: 2,
-			waitBetweenTries: 10,
-			onError: 'continueRegularOutput',
-		});
-		expect(receiver.requests.map((r) => bodyJson(r).data.message)).toEqual(['a', 'b', 'c', 'a']);
-		expect(outputOf(result, NODE_NAME).map((item) => item.json.statusCode)).toEqual([
-			202, 202, 202,
-		]);
-	});
-
-	it('a 429 is re-sent after Retry-After with a fresh signature (Retries When Not Accepted)', async () => {
-		receiver.respondWith((request, res) => {
-			if (receiver.requests.length === 1) {
-				res.writeHead(429, { 'Retry-After': '1' });
-				res.end();
-			} else acceptWithJson(request, res, undefined as never);
-		});
-		const result = await run({ message: 'x', options: { retries: 1 } });
-		expect(result.status).toBe('success');
-		expect(receiver.requests).toHaveLength(2);
-		const [a, b] = receiver.requests;
-		expect(b.receivedAt - a.receivedAt).toBeGreaterThanOrEqual(900);
-		expect(a.headers['x-service-signature']).not.toBe(b.headers['x-service-signature']);
-		expect(a.body.equals(b.body)).toBe(true);
-	});
-
-	it('a 500 is never re-sent by the node itself (the run may exist)', async () => {
-		receiver.respondWith((_r, res) => {
-			res.writeHead(500);
-			res.end();
-		});
-		const result = await run({ message: 'x', options: { retries: 3 } });
-		expect(errorOf(result, NODE_NAME)!.description).toMatch(/may or may not have been created/);
-		expect(receiver.requests).toHaveLength(1);
 	});
 });

@@ -1,0 +1,142 @@
+/**
+ * The service's answer → a Failure, or none when it accepted the request. The spec leaves statuses
+ * and bodies open, so each status class gets the message a user can act on.
+ */
+import { SIGNATURE_TOLERANCE_MS } from '../../credentials/common/signature';
+import { LABELS, inContext, inOptions } from './description';
+import type { Failure, RequestInfo } from './failure';
+import { MAY_HAVE_RUN } from './failure';
+import type { RawResponse } from './response';
+import { headerValue } from './response';
+
+function excerpt(response: RawResponse): string {
+	const text = response.body.toString('utf8').trim();
+	if (text === '') return '';
+	return ` The service said: ${text.length > 500 ? `${text.slice(0, 500)}…` : text}`;
+}
+
+// Retry-After as delay-seconds (the other form is an HTTP date).
+const DELAY_SECONDS = /^\s*\d+\s*$/;
+
+/** Retry-After as delay in ms: delta-seconds or an HTTP date. */
+export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
+	if (value === undefined || value.trim() === '') return undefined;
+	if (DELAY_SECONDS.test(value)) return Number(value) * 1000;
+	const date = Date.parse(value);
+	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+function clockComparison(response: RawResponse, signatureTimestamp: number | undefined): string {
+	const dateHeader = headerValue(response.headers, 'date');
+	const serverTime = dateHeader === undefined ? Number.NaN : Date.parse(dateHeader);
+	if (signatureTimestamp === undefined || Number.isNaN(serverTime)) {
+		return " Check that the credential's signing secret is the one shown in this automation's Webhook details, and that this machine's clock is correct.";
+	}
+	const skewMs = signatureTimestamp - serverTime;
+	const seconds = Math.round(Math.abs(skewMs) / 1000);
+	const clocks =
+		` Server time ${new Date(serverTime).toISOString()}, signature timestamp ` +
+		`${new Date(signatureTimestamp).toISOString()}:`;
+	// The Date header has one-second resolution and the request takes time; allow a few seconds.
+	if (Math.abs(skewMs) < 5_000) {
+		return `${clocks} the clocks agree, so the signing secret is the likely cause. Copy it again from this automation's Webhook details into the credential.`;
+	}
+	const direction = skewMs > 0 ? 'ahead of' : 'behind';
+	const verdict =
+		Math.abs(skewMs) >= SIGNATURE_TOLERANCE_MS
+			? 'more than the 5 minutes a signature is valid: synchronise the clock of the machine running n8n (NTP).'
+			: 'within the 5 minutes a signature is valid, so check the signing secret too.';
+	return `${clocks} this machine's clock is ${seconds} s ${direction} the service's, ${verdict}`;
+}
+
+/** A non-2xx answer → Failure; undefined when the service accepted the request. */
+export function failureFromResponse(
+	response: RawResponse,
+	request: RequestInfo,
+	now: number = Date.now(),
+): Failure | undefined {
+	const status = response.statusCode;
+	if (status >= 200 && status < 300) return undefined;
+	const httpCode = String(status);
+	const said = excerpt(response);
+	if (status >= 300 && status < 400) {
+		const location = headerValue(response.headers, 'location') ?? '(no Location header)';
+		return {
+			kind: 'http',
+			httpCode,
+			retryable: false,
+			message: `The service answered with a redirect (${status}) to ${location}`,
+			description:
+				'Redirects are never followed: the signed request would be sent on to another address. ' +
+				"If the automation's webhook URL has changed, copy the new one from its Webhook details into the credential.",
+		};
+	}
+	if (status === 401 || status === 403) {
+		return {
+			kind: 'http',
+			httpCode,
+			retryable: false,
+			message: `The service rejected the signature (${status})`,
+			description: `${clockComparison(response, request.signatureTimestamp).trim()}${said}`,
+		};
+	}
+	if (status === 404) {
+		return {
+			kind: 'http',
+			httpCode,
+			retryable: false,
+			message: `No automation found for id "${request.automationId}" (404)`,
+			description:
+				"Check the automation id at the end of the credential's webhook URL. The automation may have been deleted, " +
+				`or its trigger type is no longer Webhook: copy the URL again from its Webhook details.${said}`,
+		};
+	}
+	if (status === 413) {
+		return {
+			kind: 'http',
+			httpCode,
+			retryable: false,
+			message: `The request body is too large for the service (413): ${request.bodyBytes} bytes`,
+			description: `Send less context for this item, e.g. with ${inContext('selectedFields')}.${said}`,
+		};
+	}
+	if (status === 429) {
+		const retryAfter = headerValue(response.headers, 'retry-after');
+		const retryAfterMs = parseRetryAfter(retryAfter, now);
+		return {
+			kind: 'http',
+			httpCode,
+			retryable: true,
+			retryAfterMs,
+			message: `Rate limited by the service (429)${retryAfter === undefined ? '' : `, retry after ${retryAfter.trim()}${DELAY_SECONDS.test(retryAfter) ? ' s' : ''}`}`,
+			description:
+				`Send fewer requests at once: lower ${inOptions(LABELS.batching, LABELS.batchSize)} or raise the ${LABELS.batchInterval}; ` +
+				`${inOptions(LABELS.retries)} re-sends rate-limited items.${said}`,
+		};
+	}
+	if (status === 400 || status === 422) {
+		return {
+			kind: 'http',
+			httpCode,
+			retryable: false,
+			message: `The service rejected the request body (${status})`,
+			description: `Check the message and context of this item.${said}`,
+		};
+	}
+	if (status >= 500) {
+		return {
+			kind: 'http',
+			httpCode,
+			retryable: false,
+			message: `The service failed to handle the request (${status})`,
+			description: `${MAY_HAVE_RUN}${said}`,
+		};
+	}
+	return {
+		kind: 'http',
+		httpCode,
+		retryable: false,
+		message: `The service refused the request (${status})`,
+		description: `Check the credential's webhook URL and this item's data.${said}`,
+	};
+}

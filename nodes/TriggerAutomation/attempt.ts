@@ -1,0 +1,90 @@
+/**
+ * One attempt of one item: the request for these body bytes, sent through n8n's request helper with
+ * the credential (whose `authenticate` signs it), and what came back: the accepted answer or a
+ * failure. Deciding whether to try again is the caller's (triggerItem.ts).
+ */
+import type { IHttpRequestOptions } from 'n8n-workflow';
+
+import { CREDENTIAL_TYPE } from '../../credentials/common/credentialType';
+import { SIGNATURE_HEADER, parseSignatureHeader } from '../../credentials/common/signature';
+import { failureFromResponse } from './answerFailure';
+import type { Execution } from './execution';
+import type { Failure, RequestInfo } from './failure';
+import { failureFromError, timeoutFailure } from './requestFailure';
+import type { RawResponse } from './response';
+
+export type Attempt =
+	| { accepted: RawResponse; signedAt: number | undefined }
+	| { failure: Failure };
+
+/**
+ * The `t` the credential signed with. n8n hands these very options to the credential's
+ * `authenticate`, which adds the header, and gives the node nothing else back; the signing module's
+ * own parser reads it. Undefined when nothing was signed (the credential refused, or n8n failed
+ * before calling it).
+ */
+function signedAt(request: IHttpRequestOptions): number | undefined {
+	const header = request.headers?.[SIGNATURE_HEADER];
+	return typeof header === 'string' ? parseSignatureHeader(header).timestamp : undefined;
+}
+
+/** What a request for these body bytes is, before the credential signs it. */
+export function requestInfo(execution: Execution, body: Buffer): RequestInfo {
+	return {
+		url: execution.target.url,
+		automationId: execution.target.automationId,
+		bodyBytes: body.length,
+		timeoutMs: execution.options.timeoutMs,
+	};
+}
+
+/**
+ * The request for these body bytes, unsigned. Fresh for every attempt: the credential signs it
+ * with a fresh timestamp. Content-Type and the redirect lock are the credential's (signRequest.ts):
+ * it sets them on every request it signs, the HTTP Request node's too.
+ */
+export function buildRequest(execution: Execution, body: Buffer): IHttpRequestOptions {
+	return {
+		method: 'POST',
+		url: execution.target.url,
+		body,
+		headers: { Accept: 'application/json, text/plain, */*' },
+		encoding: 'arraybuffer',
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		// No `timeout`: the deadline covers connecting, headers and body alike, where the HTTP
+		// client's would add two more timers per request and stop only idle waits.
+		skipSslCertificateValidation: execution.options.ignoreSsl,
+	};
+}
+
+export async function sendAttempt(execution: Execution, body: Buffer): Promise<Attempt> {
+	const { ctx, target, options } = execution;
+	const info = requestInfo(execution, body);
+	const request = buildRequest(execution, body);
+	const deadline = execution.deadlines.forRequest(options.timeoutMs);
+	try {
+		const raw = (await ctx.helpers.httpRequestWithAuthentication.call(
+			deadline.ctx,
+			CREDENTIAL_TYPE,
+			request,
+			// Already fetched for the URL: spares n8n fetching it again for every request.
+			{ credentialsDecrypted: target.credential },
+		)) as RawResponse;
+		const answer: RawResponse = {
+			statusCode: raw.statusCode,
+			statusMessage: raw.statusMessage,
+			headers: raw.headers,
+			body: Buffer.isBuffer(raw.body) ? raw.body : Buffer.from(raw.body ?? ''),
+		};
+		const signatureTimestamp = signedAt(request);
+		const failure = failureFromResponse(answer, { ...info, signatureTimestamp });
+		return failure ? { failure } : { accepted: answer, signedAt: signatureTimestamp };
+	} catch (error) {
+		const stopped = ctx.getExecutionCancelSignal()?.aborted === true;
+		const timedOut = deadline.signal.aborted && !stopped;
+		return { failure: timedOut ? timeoutFailure(info) : failureFromError(error, info) };
+	} finally {
+		deadline.release();
+	}
+}

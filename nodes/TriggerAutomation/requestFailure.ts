@@ -1,0 +1,97 @@
+/**
+ * A request that got no answer → a Failure: the credential refused to sign, the connection or TLS
+ * failed, or Options → Timeout passed. Only the error's code is read.
+ */
+import { SigningRefusal } from '../../credentials/common/signRequest';
+import { LABELS, inOptions } from './description';
+import type { Failure, RequestInfo } from './failure';
+import { MAY_HAVE_RUN } from './failure';
+
+const TLS_CODES = new Set([
+	'DEPTH_ZERO_SELF_SIGNED_CERT',
+	'SELF_SIGNED_CERT_IN_CHAIN',
+	'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+	'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+	'CERT_HAS_EXPIRED',
+	'CERT_NOT_YET_VALID',
+	'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
+/** Walks `cause` links (n8n wraps the client error) to the first that has a property. */
+function findInChain<T>(
+	error: unknown,
+	pick: (e: Record<string, unknown>) => T | undefined,
+): T | undefined {
+	let current: unknown = error;
+	for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
+		const found = pick(current as Record<string, unknown>);
+		if (found !== undefined) return found;
+		current = (current as { cause?: unknown }).cause;
+	}
+	return undefined;
+}
+
+/** No complete answer within Options → Timeout (headers and body). */
+export function timeoutFailure(request: RequestInfo): Failure {
+	return {
+		kind: 'network',
+		retryable: false,
+		message: `The service did not answer within ${request.timeoutMs} ms`,
+		description: `${MAY_HAVE_RUN} Raise ${inOptions(LABELS.timeout)} if the service is slow.`,
+	};
+}
+
+function network(message: string, description: string, retryable = false): Failure {
+	return { kind: 'network', retryable, message, description };
+}
+
+/** A thrown error (before or instead of an answer) → Failure. */
+export function failureFromError(error: unknown, request: RequestInfo): Failure {
+	// The credential refused to sign (its message says why); nothing was sent.
+	const refused = findInChain(error, (e) => (e instanceof SigningRefusal ? e : undefined));
+	if (refused) return { kind: 'input', retryable: false, message: refused.message };
+	const code = findInChain(error, (e) => (typeof e.code === 'string' ? e.code : undefined)) ?? '';
+	const host = (() => {
+		try {
+			return new URL(request.url).host;
+		} catch {
+			return request.url;
+		}
+	})();
+	if (code === 'ECONNREFUSED') {
+		return network(
+			`Could not connect to ${host}: connection refused`,
+			'Nothing accepted the connection, so no run was created. Check that the service is reachable from the machine running n8n and that the webhook URL (host and port) is right.',
+			true,
+		);
+	}
+	if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+		return network(
+			`The host ${host} could not be found (DNS ${code})`,
+			"Check the host name in the credential's webhook URL, and the DNS of the machine running n8n.",
+		);
+	}
+	if (code === 'EPROTO' || code.startsWith('ERR_SSL_')) {
+		return network(
+			`No TLS connection to ${host} could be made (${code})`,
+			"The TLS handshake failed, and it comes before the request is sent, so no run was created. Most often the service does not speak https at this address: check the scheme and port of the credential's webhook URL.",
+		);
+	}
+	if (TLS_CODES.has(code)) {
+		return network(
+			`The TLS certificate of ${host} is not trusted (${code})`,
+			`Use a certificate the machine running n8n trusts, or turn on ${inOptions(LABELS.ignoreSsl)} if you accept the risk.`,
+		);
+	}
+	if (code === 'ECONNABORTED' || code === 'ETIMEDOUT' || code === 'ESOCKETTIMEDOUT') {
+		return timeoutFailure(request);
+	}
+	// ERR_BAD_RESPONSE: the answer broke off midway (Node 24 reports that as ECONNRESET too).
+	if (['ECONNRESET', 'EPIPE', 'ERR_SOCKET_CLOSED', 'ERR_BAD_RESPONSE'].includes(code)) {
+		return network(
+			`The connection to ${host} was closed before the service's answer was complete (${code})`,
+			MAY_HAVE_RUN,
+		);
+	}
+	return network(`The request to ${host} failed${code ? ` (${code})` : ''}`, MAY_HAVE_RUN);
+}
