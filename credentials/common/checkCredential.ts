@@ -7,15 +7,20 @@
 import type { ICredentialDataDecryptedObject, INodeCredentialTestResult } from 'n8n-workflow';
 
 import { describeSecretProblem } from './signature';
+import type { WebhookTarget } from './webhookUrl';
 import { parseWebhookUrl } from './webhookUrl';
 
+/** The sentence both halves of the credential test add for a URL that is not encrypted. */
+export function plainHttpNote(url: string): string {
+	return url.startsWith('http:')
+		? ' Note: the URL uses http://, so requests are not encrypted.'
+		: '';
+}
+
 export function checkCredential(data: ICredentialDataDecryptedObject): INodeCredentialTestResult {
-	let automationId: string;
-	let insecure = false;
+	let target: WebhookTarget;
 	try {
-		const target = parseWebhookUrl(data.webhookUrl);
-		automationId = target.automationId;
-		insecure = target.url.startsWith('http:');
+		target = parseWebhookUrl(data.webhookUrl);
 	} catch (error) {
 		return { status: 'Error', message: (error as Error).message };
 	}
@@ -24,8 +29,8 @@ export function checkCredential(data: ICredentialDataDecryptedObject): INodeCred
 	return {
 		status: 'OK',
 		message:
-			`Webhook URL and signing secret are well-formed (automation "${automationId}"). ` +
+			`Webhook URL and signing secret are well-formed (automation "${target.automationId}"). ` +
 			'Nothing was sent, so no run was created; the first trigger proves the secret.' +
-			(insecure ? ' Note: the URL uses http://, so requests are not encrypted.' : ''),
+			plainHttpNote(target.url),
 	};
 }

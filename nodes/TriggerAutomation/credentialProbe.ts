@@ -10,6 +10,7 @@ import type {
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
 
+import { plainHttpNote } from '../../credentials/common/checkCredential';
 import type { WebhookTarget } from '../../credentials/common/webhookUrl';
 import { failureFromResponse } from './answerFailure';
 import { failureFromError } from './requestFailure';
@@ -65,8 +66,6 @@ export async function probeWebhook(
 			`Webhook URL and signing secret are well-formed (automation "${target.automationId}"), and ` +
 			`${host} answered an unsigned request (HTTP ${statusCode}). Nothing signed was sent, so no ` +
 			'run was created; the first trigger proves the secret.' +
-			(target.url.startsWith('http:')
-				? ' Note: the URL uses http://, so requests are not encrypted.'
-				: ''),
+			plainHttpNote(target.url),
 	};
 }
