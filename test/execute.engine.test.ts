@@ -185,10 +185,9 @@ describe('batching (Options → Batching: items per batch = requests in flight t
 
 	it.each([
 		['a batch of 64', { batching: { batch: { batchSize: 64, batchInterval: 0 } } }],
-		// One after another, all within the first 300 ms of a 30 s deadline: they share one signal.
 		['64 items one at a time', {}],
 	])(
-		'%s raises no listener-leak warning (a deadline signal serves at most 8 requests in flight)',
+		"%s raises no listener-leak warning on the execution's Stop signal",
 		async (_, options) => {
 			const warnings: string[] = [];
 			const onWarning = (warning: Error) => warnings.push(warning.name);

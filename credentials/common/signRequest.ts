@@ -4,17 +4,10 @@
  */
 import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
 
+import { CredentialRefusal } from './credentialRefusal';
 import { isPlainObject } from './plainObject';
 import { SIGNATURE_HEADER, buildSignatureHeader, describeSecretProblem } from './signature';
 import { parseWebhookUrl } from './webhookUrl';
-
-/** The credential will not sign this request (its message says why); nothing is sent. */
-export class SigningRefusal extends Error {
-	constructor(message: string) {
-		super(message);
-		this.name = 'SigningRefusal';
-	}
-}
 
 /**
  * The bytes that will go on the wire. A Buffer is sent by n8n's HTTP helper exactly as it is;
@@ -28,7 +21,7 @@ function bodyBytes(body: IHttpRequestOptions['body']): Buffer {
 	if (Array.isArray(body) || isPlainObject(body)) {
 		return Buffer.from(JSON.stringify(body), 'utf8');
 	}
-	throw new SigningRefusal(
+	throw new CredentialRefusal(
 		'This request body cannot be signed byte for byte (form data, URL-encoded, binary or a stream). ' +
 			'Send the body as JSON or as raw text.',
 	);
@@ -68,24 +61,24 @@ export function signRequest(
 ): IHttpRequestOptions {
 	const secret = credentials.signingSecret;
 	const secretProblem = describeSecretProblem(secret);
-	if (secretProblem) throw new SigningRefusal(secretProblem);
+	if (secretProblem) throw new CredentialRefusal(secretProblem);
 	const target = parseWebhookUrl(credentials.webhookUrl);
 	const legacy = requestOptions as IHttpRequestOptions & LegacyRequestFields;
 	const urlKey = requestOptions.url === undefined && legacy.uri !== undefined ? 'uri' : 'url';
 	if (!sameTarget(legacy[urlKey], target.url)) {
-		throw new SigningRefusal(
+		throw new CredentialRefusal(
 			'This credential only signs requests to its own webhook URL. Set the request URL to the ' +
 				"credential's webhook URL, or use the credential of the automation you want to trigger.",
 		);
 	}
 
 	if (requestOptions.qs && Object.keys(requestOptions.qs).length > 0) {
-		throw new SigningRefusal(
+		throw new CredentialRefusal(
 			'The webhook URL takes no query parameters: remove them from the request (the signature covers the body only).',
 		);
 	}
 	if (legacy.form !== undefined || legacy.formData !== undefined) {
-		throw new SigningRefusal(
+		throw new CredentialRefusal(
 			'Form bodies cannot be signed byte for byte. Send the body as JSON (the service expects application/json).',
 		);
 	}
@@ -102,7 +95,7 @@ export function signRequest(
 	if (contentType === undefined) {
 		headers['Content-Type'] = 'application/json';
 	} else if (typeof contentType !== 'string' || !JSON_CONTENT_TYPE.test(contentType)) {
-		throw new SigningRefusal(
+		throw new CredentialRefusal(
 			`The service only accepts Content-Type application/json, not "${String(contentType)}". Send the body as JSON.`,
 		);
 	}

@@ -3,18 +3,12 @@
  * `{base_url}/webhooks/cloud/<automation_id>` (spec §2). Checked before anything is signed, so a
  * mistyped URL ends in a message that says what to change rather than in a failed request.
  */
+import { CredentialRefusal } from './credentialRefusal';
 
 export interface WebhookTarget {
 	/** The URL requests go to, as the URL parser normalises it (e.g. host lower-cased), without a trailing slash. */
 	url: string;
 	automationId: string;
-}
-
-export class WebhookUrlError extends Error {
-	constructor(message: string) {
-		super(message);
-		this.name = 'WebhookUrlError';
-	}
 }
 
 const PATH_SHAPE = /^(.*)\/webhooks\/cloud(?:\/(.*))?$/;
@@ -23,23 +17,12 @@ const AUTOMATION_ID = /^[A-Za-z0-9._~-]+$/;
 const WHERE = "Copy the webhook URL from the automation's Webhook details in the desktop app.";
 
 function fail(problem: string): never {
-	throw new WebhookUrlError(
+	throw new CredentialRefusal(
 		`${problem} Expected {base_url}/webhooks/cloud/<automation_id>. ${WHERE}`,
 	);
 }
 
-// The credential checks its URL on every request: the last good parse is kept (frozen, so no
-// caller can change it), which spares a URL parse per request.
-let lastParsed: { raw: string; target: Readonly<WebhookTarget> } | undefined;
-
-export function parseWebhookUrl(raw: unknown): Readonly<WebhookTarget> {
-	if (lastParsed !== undefined && raw === lastParsed.raw) return lastParsed.target;
-	const target = Object.freeze(parseUncached(raw));
-	lastParsed = { raw: raw as string, target };
-	return target;
-}
-
-function parseUncached(raw: unknown): WebhookTarget {
+export function parseWebhookUrl(raw: unknown): WebhookTarget {
 	if (typeof raw !== 'string' || raw.trim() === '') fail('The webhook URL is empty.');
 	const text = raw.trim();
 	let url: URL;

@@ -12,8 +12,8 @@ import type {
 
 import { plainHttpNote } from '../../credentials/common/checkCredential';
 import type { WebhookTarget } from '../../credentials/common/webhookUrl';
-import { failureFromResponse } from './answerFailure';
-import { failureFromError } from './requestFailure';
+import { failureFromAnswer } from './serviceAnswer';
+import { failureFromError } from './noAnswer';
 import type { RawResponse } from './response';
 
 /** How long the test waits for an answer. */
@@ -53,7 +53,7 @@ export async function probeWebhook(
 	const { statusCode } = response;
 	if (statusCode >= 300 && statusCode < 400) {
 		const answer: RawResponse = { ...response, body: Buffer.alloc(0) };
-		const redirect = failureFromResponse(answer, info);
+		const redirect = failureFromAnswer(answer, info);
 		return {
 			status: 'Error',
 			message: `${redirect?.message ?? statusCode}. ${redirect?.description ?? ''}`.trim(),

@@ -187,30 +187,8 @@ export const nodeProperties: INodeProperties[] = [
 	},
 ];
 
-/** The default of a field somewhere in the Options collection, by name. */
-function optionDefault(name: string, fields: unknown = nodeProperties): number {
-	for (const field of fields as Array<{
-		name?: string;
-		default?: unknown;
-		options?: unknown;
-		values?: unknown;
-	}>) {
-		if (field.name === name && typeof field.default === 'number') return field.default;
-		for (const nested of [field.options, field.values]) {
-			if (!Array.isArray(nested)) continue;
-			const found = optionDefault(name, nested);
-			if (!Number.isNaN(found)) return found;
-		}
-	}
-	return Number.NaN;
-}
-
 /**
- * The defaults the editor shows, which options.ts also uses when a value is left empty. Read from
- * the fields above: n8n's lint wants each `default` written there as a literal.
+ * The defaults the editor shows, which options.ts also uses when a value is left empty. n8n's lint
+ * wants each `default` above written as a literal; test/options.test.ts holds the two equal.
  */
-export const DEFAULTS = {
-	timeoutMs: optionDefault('timeout'),
-	batchSize: optionDefault('batchSize'),
-	batchIntervalMs: optionDefault('batchInterval'),
-} as const;
+export const DEFAULTS = { timeoutMs: 30000, batchSize: 50, batchIntervalMs: 1000 } as const;

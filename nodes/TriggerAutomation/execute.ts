@@ -9,11 +9,9 @@ import { describeSecretProblem } from '../../credentials/common/signature';
 import type { WebhookTarget } from '../../credentials/common/webhookUrl';
 import { parseWebhookUrl } from '../../credentials/common/webhookUrl';
 import { acceptedItems } from './acceptedItems';
-import { Deadlines } from './deadline';
 import type { Execution, Target } from './execution';
-import { InputError } from './inputError';
-import { ItemParameters } from './itemParameters';
-import { errorItem, toNodeError } from './nodeErrors';
+import { badInput } from './failure';
+import { errorItem, toNodeError } from './nodeError';
 import { readOptions } from './options';
 import { pause, triggerItem } from './triggerItem';
 
@@ -21,19 +19,16 @@ import { pause, triggerItem } from './triggerItem';
 async function readTarget(ctx: IExecuteFunctions): Promise<Target> {
 	const data = await ctx.getCredentials(CREDENTIAL_TYPE);
 	const { id, name } = ctx.getNode().credentials?.[CREDENTIAL_TYPE] ?? { id: null, name: '' };
-	let target: WebhookTarget | undefined;
-	let urlProblem = '';
+	let target: WebhookTarget;
 	try {
 		target = parseWebhookUrl(data.webhookUrl);
 	} catch (error) {
-		urlProblem = (error as Error).message;
+		throw badInput((error as Error).message);
 	}
-	// Becomes one NodeOperationError per item, with its index (toNodeError).
-	if (!target) throw new InputError(urlProblem);
 	// The credential refuses such a secret too, but n8n 1.x wraps what `authenticate` throws in an
 	// error without its cause, and the refusal would read as a network failure there.
 	const secretProblem = describeSecretProblem(data.signingSecret);
-	if (secretProblem) throw new InputError(secretProblem);
+	if (secretProblem) throw badInput(secretProblem);
 	return { ...target, credential: { id: id ?? '', name, type: CREDENTIAL_TYPE, data } };
 }
 
@@ -46,11 +41,11 @@ export async function triggerAutomations(this: IExecuteFunctions): Promise<INode
 		results.push(errorItem(nodeError, itemIndex));
 	};
 
-	let settings: Omit<Execution, 'deadlines'>;
+	let execution: Execution;
 	try {
 		const options = readOptions(this, items.length);
 		const target = await readTarget(this);
-		settings = { ctx: this, items, parameters: new ItemParameters(this), target, options };
+		execution = { ctx: this, items, target, options };
 	} catch (error) {
 		// A problem of the node's settings: every item gets it, nothing is sent.
 		items.forEach((_, itemIndex) => fail(error, itemIndex));
@@ -58,8 +53,6 @@ export async function triggerAutomations(this: IExecuteFunctions): Promise<INode
 	}
 
 	const accepted = acceptedItems(this);
-	// Disposed in the `finally` below: nothing that can throw comes in between.
-	const execution: Execution = { ...settings, deadlines: new Deadlines(this) };
 	// Until the node returns normally, n8n treats the try as failed (it threw).
 	let retryFollows = true;
 	const cancel = this.getExecutionCancelSignal();
@@ -97,7 +90,6 @@ export async function triggerAutomations(this: IExecuteFunctions): Promise<INode
 		}
 		retryFollows = results[0]?.json.error !== undefined;
 	} finally {
-		execution.deadlines.dispose();
 		accepted?.finish(retryFollows);
 	}
 	return [results];

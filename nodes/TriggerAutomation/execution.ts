@@ -1,12 +1,10 @@
 /**
- * What every item of one execution of the node shares: n8n's context, the input items, the
- * parameters, where to send with which credential, the options and the deadlines.
+ * What every item of one execution of the node shares: n8n's context, the input items, where to
+ * send with which credential, and the options.
  */
 import type { ICredentialsDecrypted, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import type { WebhookTarget } from '../../credentials/common/webhookUrl';
-import type { Deadlines } from './deadline';
-import type { ItemParameters } from './itemParameters';
 import type { NodeOptions } from './options';
 
 /** Where the node sends, and the credential it signs with (fetched once per execution). */
@@ -17,8 +15,6 @@ export interface Target extends WebhookTarget {
 export interface Execution {
 	ctx: IExecuteFunctions;
 	items: INodeExecutionData[];
-	parameters: ItemParameters;
 	target: Target;
 	options: NodeOptions;
-	deadlines: Deadlines;
 }

@@ -1,23 +1,25 @@
 /**
- * A trigger that went wrong, as plain values: what happened, how to fix it, and whether sending again
- * is safe. answerFailure.ts and requestFailure.ts make them; nodeErrors.ts turns them into n8n's
- * errors. A raw HTTP client error carries the request headers (the signature), so it is read for
- * its code and never passed on.
+ * What went wrong with an item, as one value, and the one error that carries it. Made where it is
+ * found: before sending (`badInput`, bad parameters or item data), from the service's answer
+ * (serviceAnswer.ts) or from a request that got none (noAnswer.ts); turned into n8n's own errors
+ * in one place (nodeError.ts). A raw HTTP client error carries the request headers (the
+ * signature), so it is read for its code and never passed on.
  */
 export interface Failure {
-	/** input: found before sending (nothing was sent); network: no answer; http: a non-2xx answer. */
+	/** input: found before sending; network: no answer came; http: the service answered non-2xx. */
 	kind: 'input' | 'network' | 'http';
 	message: string;
+	/** How to fix it. nodeError.ts puts MAY_HAVE_RUN before it when `mayHaveRun`. */
 	description?: string;
-	/** HTTP status, for failures the service answered. */
+	/** The service's HTTP status, for `http`. */
 	httpCode?: string;
+	/** The request may have reached the service and created a run: it is never sent again. */
+	mayHaveRun: boolean;
 	/**
-	 * Whether sending again is both safe (the service provably did not accept the request, so no run
-	 * was created) and useful (the cause can pass): only connection refused and 429.
+	 * Sending again is safe (the service provably did not accept the request) and can succeed (the
+	 * cause can pass): connection refused, 429. `afterMs`: the wait the service asked for.
 	 */
-	retryable: boolean;
-	/** For 429: how long the service asked us to wait. */
-	retryAfterMs?: number;
+	resend?: { afterMs?: number };
 }
 
 /** What is known of a request, for the messages that explain its failure. */
@@ -32,9 +34,15 @@ export interface RequestInfo {
 export const MAY_HAVE_RUN =
 	"The run may or may not have been created: check the automation's run history before running this item again.";
 
-/** A trigger that ended without an accepted answer, carrying what is known about why. */
-export class ItemFailure extends Error {
+/** An item that ended without an accepted answer. */
+export class TriggerError extends Error {
 	constructor(readonly failure: Failure) {
 		super(failure.message);
+		this.name = 'TriggerError';
 	}
+}
+
+/** A problem of the parameters or the item's data, found before anything was sent. */
+export function badInput(message: string, description?: string): TriggerError {
+	return new TriggerError({ kind: 'input', message, description, mayHaveRun: false });
 }

@@ -5,9 +5,11 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { MAX_TIMER_MS } from './deadline';
 import { DEFAULTS, LABELS, inOptions } from './description';
-import { InputError } from './inputError';
+import { badInput } from './failure';
+
+/** The longest a timer can wait (Node fires a longer one at once): the bound of the times here. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export interface NodeOptions {
 	/** Requests in flight together. */
@@ -24,7 +26,7 @@ export interface NodeOptions {
 function whole(value: unknown, fallback: number, label: string, min: number, max: number): number {
 	const number = value === undefined || value === '' ? fallback : Number(value);
 	if (!Number.isInteger(number) || number < min || number > max) {
-		throw new InputError(
+		throw badInput(
 			`${inOptions(label)} must be a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`,
 			`Set ${label} to a number, or remove the option to use its default.`,
 		);
@@ -40,7 +42,7 @@ export function readOptions(ctx: IExecuteFunctions, itemCount: number): NodeOpti
 	if (batch) {
 		batchSize = whole(batch.batchSize, DEFAULTS.batchSize, LABELS.batchSize, -1, MAX_TIMER_MS);
 		if (batchSize === 0) {
-			throw new InputError(
+			throw badInput(
 				`${inOptions(LABELS.batchSize)} must be at least 1, or -1 for all items at once, got 0`,
 				`Set ${LABELS.batchSize} to 1 or more, or remove the option to use its default.`,
 			);

@@ -17,8 +17,8 @@ import { signRequest } from '../../credentials/common/signRequest';
 import { buildRequest, requestInfo } from './attempt';
 import type { Execution } from './execution';
 import type { Failure } from './failure';
-import { ItemFailure } from './failure';
-import { failureFromError } from './requestFailure';
+import { TriggerError } from './failure';
+import { failureFromError } from './noAnswer';
 
 /** Hex digits of `v1` kept at each end. */
 const SHOWN_DIGITS = 4;
@@ -47,7 +47,7 @@ export function previewItem(execution: Execution, body: Buffer): IDataObject {
 	const request = buildRequest(execution, body);
 	// The credential would refuse this request when sending too: the same message, nothing sent.
 	const refusal = sign(execution, request, body);
-	if (refusal) throw new ItemFailure(refusal);
+	if (refusal) throw new TriggerError(refusal);
 	const headers = { ...(request.headers as Record<string, string>) };
 	const { timestamp, signatures } = parseSignatureHeader(headers[SIGNATURE_HEADER]);
 	headers[SIGNATURE_HEADER] = shortened(timestamp, signatures[0]);

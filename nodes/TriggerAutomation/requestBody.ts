@@ -7,6 +7,7 @@ import type {
 	AssignmentValue,
 	FieldType,
 	IDataObject,
+	IExecuteFunctions,
 	INodeExecutionData,
 } from 'n8n-workflow';
 import { validateFieldType } from 'n8n-workflow';
@@ -14,8 +15,8 @@ import { validateFieldType } from 'n8n-workflow';
 import { isPlainObject } from '../../credentials/common/plainObject';
 import type { ContextMode } from './description';
 import { LABELS, inContext } from './description';
-import { InputError } from './inputError';
-import type { ItemParameters } from './itemParameters';
+import { badInput } from './failure';
+import { itemParameter } from './itemParameter';
 
 function kindOf(value: unknown): string {
 	if (value === null) return 'null';
@@ -27,7 +28,7 @@ function kindOf(value: unknown): string {
 export function messageText(value: unknown): string {
 	if (typeof value === 'string') {
 		if (value.trim() === '') {
-			throw new InputError(
+			throw badInput(
 				'The message is empty',
 				`Type the instruction for the AI in ${LABELS.message}, or check that its expression gives text for this item.`,
 			);
@@ -39,12 +40,12 @@ export function messageText(value: unknown): string {
 	}
 	if (typeof value === 'bigint') return value.toString();
 	if (value === null || value === undefined) {
-		throw new InputError(
+		throw badInput(
 			`The message is empty: its expression gave ${value === null ? 'null' : 'undefined'}`,
 			`Check that the field used in ${LABELS.message} exists on this item.`,
 		);
 	}
-	throw new InputError(
+	throw badInput(
 		`The message must be text, but its expression gave ${typeof value === 'number' ? String(value) : kindOf(value)}`,
 		'Pick a text field, or turn the value into text, e.g. {{ JSON.stringify($json.order) }}.',
 	);
@@ -61,7 +62,7 @@ function parseJson(text: string): { value: unknown } | { error: string } {
 /** Context → JSON: a JSON object, or text holding one. */
 export function contextFromJson(value: unknown): IDataObject {
 	if (value === undefined) {
-		throw new InputError(
+		throw badInput(
 			`${LABELS.contextJson} is empty: its expression gave undefined`,
 			`Check that the field used in ${LABELS.contextJson} exists on this item, or set ${LABELS.context} to None.`,
 		);
@@ -69,14 +70,14 @@ export function contextFromJson(value: unknown): IDataObject {
 	let parsed: unknown = value;
 	if (typeof value === 'string') {
 		if (value.trim() === '') {
-			throw new InputError(
+			throw badInput(
 				`${LABELS.contextJson} is empty`,
 				`Write a JSON object such as {"orderId": 42}, or set ${LABELS.context} to None.`,
 			);
 		}
 		const result = parseJson(value);
 		if ('error' in result) {
-			throw new InputError(
+			throw badInput(
 				`${LABELS.contextJson} is not valid JSON: ${result.error}`,
 				'Check quotes, commas and brackets. Text from expressions must be quoted, e.g. "name": "{{ $json.name }}".',
 			);
@@ -84,7 +85,7 @@ export function contextFromJson(value: unknown): IDataObject {
 		parsed = result.value;
 	}
 	if (!isPlainObject(parsed)) {
-		throw new InputError(
+		throw badInput(
 			`${LABELS.contextJson} must be a JSON object, but it is ${kindOf(parsed)}`,
 			'Wrap the value in an object, e.g. {"items": [...]}.',
 		);
@@ -101,13 +102,13 @@ export function contextFromFields(assignments: AssignmentValue[] | undefined): I
 	(assignments ?? []).forEach((field, index) => {
 		const name = typeof field.name === 'string' ? field.name : '';
 		if (name.trim() === '') {
-			throw new InputError(
+			throw badInput(
 				`Context field ${index + 1} has no name`,
 				`Give every field under ${LABELS.contextFields} a name, or remove the empty one.`,
 			);
 		}
 		if (seen.has(name)) {
-			throw new InputError(
+			throw badInput(
 				`Context field "${name}" is set twice`,
 				`Each name may appear once under ${LABELS.contextFields}; remove or rename the duplicate.`,
 			);
@@ -118,7 +119,7 @@ export function contextFromFields(assignments: AssignmentValue[] | undefined): I
 		if (FIELD_TYPES.has(type)) {
 			const result = validateFieldType(name, value, type as FieldType);
 			if (!result.valid) {
-				throw new InputError(
+				throw badInput(
 					`Context field "${name}": ${result.errorMessage ?? `the value is not of type ${type}`}`,
 					`Change the value, or the type of the field (now ${type}).`,
 				);
@@ -147,30 +148,32 @@ export function serializeBody(message: string, context: IDataObject | undefined)
 		problem = (error as Error).message;
 	}
 	if (/circular/i.test(problem)) {
-		throw new InputError(
+		throw badInput(
 			'The context contains a circular reference (an object that contains itself)',
 			`Select the fields to send with ${inContext('selectedFields')} instead of sending the whole object.`,
 		);
 	}
-	throw new InputError(`The context cannot be turned into JSON: ${problem}`);
+	throw badInput(`The context cannot be turned into JSON: ${problem}`);
 }
 
 /** An item's parameters → the exact bytes to sign and send. */
 export function bodyForItem(
-	parameters: ItemParameters,
+	ctx: IExecuteFunctions,
 	item: INodeExecutionData,
 	itemIndex: number,
 ): Buffer {
-	const message = messageText(parameters.get('message', LABELS.message, itemIndex));
-	const mode = parameters.get('contextMode', LABELS.context, itemIndex, 'none') as ContextMode;
+	const read = (name: string, label: string, fallback?: unknown) =>
+		itemParameter(ctx, name, label, itemIndex, fallback);
+	const message = messageText(read('message', LABELS.message));
+	const mode = read('contextMode', LABELS.context, 'none') as ContextMode;
 	let context: IDataObject | undefined;
 	if (mode === 'allFields') {
 		context = item.json;
 	} else if (mode === 'selectedFields') {
-		const fields = parameters.get('contextFields', LABELS.contextFields, itemIndex, {});
-		context = contextFromFields((fields as AssignmentCollectionValue).assignments);
+		const fields = read('contextFields', LABELS.contextFields, {}) as AssignmentCollectionValue;
+		context = contextFromFields(fields.assignments);
 	} else if (mode === 'json') {
-		context = contextFromJson(parameters.get('contextJson', LABELS.contextJson, itemIndex));
+		context = contextFromJson(read('contextJson', LABELS.contextJson));
 	}
 	return Buffer.from(serializeBody(message, context), 'utf8');
 }

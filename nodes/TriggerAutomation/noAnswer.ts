@@ -1,11 +1,11 @@
 /**
  * A request that got no answer → a Failure: the credential refused to sign, the connection or TLS
- * failed, or Options → Timeout passed. Only the error's code is read.
+ * failed, or Options → Timeout passed. Only the error's code is read. What fails before the
+ * request is written (refused, DNS, TLS) created no run; what fails after may have.
  */
-import { SigningRefusal } from '../../credentials/common/signRequest';
+import { CredentialRefusal } from '../../credentials/common/credentialRefusal';
 import { LABELS, inOptions } from './description';
 import type { Failure, RequestInfo } from './failure';
-import { MAY_HAVE_RUN } from './failure';
 
 const TLS_CODES = new Set([
 	'DEPTH_ZERO_SELF_SIGNED_CERT',
@@ -35,21 +35,27 @@ function findInChain<T>(
 export function timeoutFailure(request: RequestInfo): Failure {
 	return {
 		kind: 'network',
-		retryable: false,
+		mayHaveRun: true,
 		message: `The service did not answer within ${request.timeoutMs} ms`,
-		description: `${MAY_HAVE_RUN} Raise ${inOptions(LABELS.timeout)} if the service is slow.`,
+		description: `Raise ${inOptions(LABELS.timeout)} if the service is slow.`,
 	};
 }
 
-function network(message: string, description: string, retryable = false): Failure {
-	return { kind: 'network', retryable, message, description };
+/** Nothing reached the service. */
+function notSent(message: string, description: string, resend?: Failure['resend']): Failure {
+	return { kind: 'network', mayHaveRun: false, message, description, resend };
+}
+
+/** The request may have been written before the connection failed. */
+function mayHaveRun(message: string): Failure {
+	return { kind: 'network', mayHaveRun: true, message };
 }
 
 /** A thrown error (before or instead of an answer) → Failure. */
 export function failureFromError(error: unknown, request: RequestInfo): Failure {
 	// The credential refused to sign (its message says why); nothing was sent.
-	const refused = findInChain(error, (e) => (e instanceof SigningRefusal ? e : undefined));
-	if (refused) return { kind: 'input', retryable: false, message: refused.message };
+	const refused = findInChain(error, (e) => (e instanceof CredentialRefusal ? e : undefined));
+	if (refused) return { kind: 'input', mayHaveRun: false, message: refused.message };
 	const code = findInChain(error, (e) => (typeof e.code === 'string' ? e.code : undefined)) ?? '';
 	const host = (() => {
 		try {
@@ -59,26 +65,26 @@ export function failureFromError(error: unknown, request: RequestInfo): Failure 
 		}
 	})();
 	if (code === 'ECONNREFUSED') {
-		return network(
+		return notSent(
 			`Could not connect to ${host}: connection refused`,
 			'Nothing accepted the connection, so no run was created. Check that the service is reachable from the machine running n8n and that the webhook URL (host and port) is right.',
-			true,
+			{},
 		);
 	}
 	if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
-		return network(
+		return notSent(
 			`The host ${host} could not be found (DNS ${code})`,
 			"Check the host name in the credential's webhook URL, and the DNS of the machine running n8n.",
 		);
 	}
 	if (code === 'EPROTO' || code.startsWith('ERR_SSL_')) {
-		return network(
+		return notSent(
 			`No TLS connection to ${host} could be made (${code})`,
 			"The TLS handshake failed, and it comes before the request is sent, so no run was created. Most often the service does not speak https at this address: check the scheme and port of the credential's webhook URL.",
 		);
 	}
 	if (TLS_CODES.has(code)) {
-		return network(
+		return notSent(
 			`The TLS certificate of ${host} is not trusted (${code})`,
 			`Use a certificate the machine running n8n trusts, or turn on ${inOptions(LABELS.ignoreSsl)} if you accept the risk.`,
 		);
@@ -88,10 +94,9 @@ export function failureFromError(error: unknown, request: RequestInfo): Failure 
 	}
 	// ERR_BAD_RESPONSE: the answer broke off midway (Node 24 reports that as ECONNRESET too).
 	if (['ECONNRESET', 'EPIPE', 'ERR_SOCKET_CLOSED', 'ERR_BAD_RESPONSE'].includes(code)) {
-		return network(
+		return mayHaveRun(
 			`The connection to ${host} was closed before the service's answer was complete (${code})`,
-			MAY_HAVE_RUN,
 		);
 	}
-	return network(`The request to ${host} failed${code ? ` (${code})` : ''}`, MAY_HAVE_RUN);
+	return mayHaveRun(`The request to ${host} failed${code ? ` (${code})` : ''}`);
 }

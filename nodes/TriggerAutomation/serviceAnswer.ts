@@ -1,11 +1,11 @@
 /**
  * The service's answer → a Failure, or none when it accepted the request. The spec leaves statuses
- * and bodies open, so each status class gets the message a user can act on.
+ * and bodies open, so each status class gets the message a user can act on. Only a 5xx may have
+ * created a run: any other answer says the service did not accept the request.
  */
 import { SIGNATURE_TOLERANCE_MS } from '../../credentials/common/signature';
 import { LABELS, inContext, inOptions } from './description';
 import type { Failure, RequestInfo } from './failure';
-import { MAY_HAVE_RUN } from './failure';
 import type { RawResponse } from './response';
 import { headerValue } from './response';
 
@@ -50,21 +50,19 @@ function clockComparison(response: RawResponse, signatureTimestamp: number | und
 }
 
 /** A non-2xx answer → Failure; undefined when the service accepted the request. */
-export function failureFromResponse(
+export function failureFromAnswer(
 	response: RawResponse,
 	request: RequestInfo,
 	now: number = Date.now(),
 ): Failure | undefined {
 	const status = response.statusCode;
 	if (status >= 200 && status < 300) return undefined;
-	const httpCode = String(status);
+	const refused = { kind: 'http', httpCode: String(status), mayHaveRun: false } as const;
 	const said = excerpt(response);
 	if (status >= 300 && status < 400) {
 		const location = headerValue(response.headers, 'location') ?? '(no Location header)';
 		return {
-			kind: 'http',
-			httpCode,
-			retryable: false,
+			...refused,
 			message: `The service answered with a redirect (${status}) to ${location}`,
 			description:
 				'Redirects are never followed: the signed request would be sent on to another address. ' +
@@ -73,18 +71,14 @@ export function failureFromResponse(
 	}
 	if (status === 401 || status === 403) {
 		return {
-			kind: 'http',
-			httpCode,
-			retryable: false,
+			...refused,
 			message: `The service rejected the signature (${status})`,
 			description: `${clockComparison(response, request.signatureTimestamp).trim()}${said}`,
 		};
 	}
 	if (status === 404) {
 		return {
-			kind: 'http',
-			httpCode,
-			retryable: false,
+			...refused,
 			message: `No automation found for id "${request.automationId}" (404)`,
 			description:
 				"Check the automation id at the end of the credential's webhook URL. The automation may have been deleted, " +
@@ -93,9 +87,7 @@ export function failureFromResponse(
 	}
 	if (status === 413) {
 		return {
-			kind: 'http',
-			httpCode,
-			retryable: false,
+			...refused,
 			message: `The request body is too large for the service (413): ${request.bodyBytes} bytes`,
 			description: `Send less context for this item, e.g. with ${inContext('selectedFields')}.${said}`,
 		};
@@ -104,10 +96,8 @@ export function failureFromResponse(
 		const retryAfter = headerValue(response.headers, 'retry-after');
 		const retryAfterMs = parseRetryAfter(retryAfter, now);
 		return {
-			kind: 'http',
-			httpCode,
-			retryable: true,
-			retryAfterMs,
+			...refused,
+			resend: { afterMs: retryAfterMs },
 			message: `Rate limited by the service (429)${retryAfter === undefined ? '' : `, retry after ${retryAfter.trim()}${DELAY_SECONDS.test(retryAfter) ? ' s' : ''}`}`,
 			description:
 				`Send fewer requests at once: lower ${inOptions(LABELS.batching, LABELS.batchSize)} or raise the ${LABELS.batchInterval}; ` +
@@ -116,26 +106,21 @@ export function failureFromResponse(
 	}
 	if (status === 400 || status === 422) {
 		return {
-			kind: 'http',
-			httpCode,
-			retryable: false,
+			...refused,
 			message: `The service rejected the request body (${status})`,
 			description: `Check the message and context of this item.${said}`,
 		};
 	}
 	if (status >= 500) {
 		return {
-			kind: 'http',
-			httpCode,
-			retryable: false,
+			...refused,
+			mayHaveRun: true,
 			message: `The service failed to handle the request (${status})`,
-			description: `${MAY_HAVE_RUN}${said}`,
+			description: said.trim() || undefined,
 		};
 	}
 	return {
-		kind: 'http',
-		httpCode,
-		retryable: false,
+		...refused,
 		message: `The service refused the request (${status})`,
 		description: `Check the credential's webhook URL and this item's data.${said}`,
 	};

@@ -1,41 +1,43 @@
 /**
- * What went wrong → n8n's error classes with the item index, and the item Continue On Fail puts out.
+ * What went wrong → n8n's own error classes, with the item index, and the item Continue On Fail
+ * puts out. The one place the node makes n8n errors: bad input becomes a NodeOperationError, a
+ * request without an accepted answer a NodeApiError.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { ItemFailure } from './failure';
-import { InputError } from './inputError';
+import type { Failure } from './failure';
+import { MAY_HAVE_RUN, TriggerError } from './failure';
+
+/** The description a user reads: whether a run may exist first, then how to fix it. */
+function describe(failure: Failure): string | undefined {
+	if (!failure.mayHaveRun) return failure.description;
+	return failure.description ? `${MAY_HAVE_RUN} ${failure.description}` : MAY_HAVE_RUN;
+}
 
 export function toNodeError(
 	ctx: IExecuteFunctions,
 	error: unknown,
 	itemIndex: number,
 ): NodeApiError | NodeOperationError {
-	if (error instanceof ItemFailure) {
-		const { kind, message, description, httpCode } = error.failure;
-		if (kind === 'input') {
-			return new NodeOperationError(ctx.getNode(), message, { description, itemIndex });
-		}
-		const apiError = new NodeApiError(
-			ctx.getNode(),
-			{ message, httpCode: httpCode ?? null } as JsonObject,
-			{ message, description, httpCode, itemIndex },
-		);
-		// NodeApiError swaps a message that mentions a network error code (ECONNRESET, ENOTFOUND …)
-		// for a generic one, some advising an immediate retry; ours says what happened to the run.
-		apiError.message = message;
-		return apiError;
+	if (error instanceof TriggerError) {
+		const { kind, message, httpCode } = error.failure;
+		const options = { message, description: describe(error.failure), itemIndex };
+		const nodeError =
+			kind === 'input'
+				? new NodeOperationError(ctx.getNode(), message, options)
+				: new NodeApiError(ctx.getNode(), { message, httpCode: httpCode ?? null } as JsonObject, {
+						...options,
+						httpCode,
+					});
+		// Both classes swap a message that mentions a network error code (ENOTFOUND …) for a
+		// generic one, some advising an immediate retry; ours says what happened to the run.
+		nodeError.message = message;
+		return nodeError;
 	}
 	if (error instanceof NodeOperationError) {
 		error.context.itemIndex ??= itemIndex;
 		return error;
-	}
-	if (error instanceof InputError) {
-		return new NodeOperationError(ctx.getNode(), error.message, {
-			description: error.description,
-			itemIndex,
-		});
 	}
 	// Expression errors and the like come from n8n itself and already say what is wrong.
 	const message = error instanceof Error ? error.message : String(error);

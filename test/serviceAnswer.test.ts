@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { parseRetryAfter } from '../nodes/TriggerAutomation/answerFailure';
+import { parseRetryAfter } from '../nodes/TriggerAutomation/serviceAnswer';
 
 describe('Retry-After (429): delta-seconds or an HTTP date', () => {
 	const now = Date.parse('2026-11-21T10:00:00Z');
