@@ -156,18 +156,18 @@ describe('batching (Options → Batching: items per batch = requests in flight t
 		return { responder, peak: () => peak };
 	}
 
-	it('without Batching, items go one at a time in item order', async () => {
+	it('Sending → One at a Time: items go one at a time in item order', async () => {
 		const probe = concurrencyProbe(20);
 		receiver.respondWith(probe.responder);
 		await run(
-			{ message: '={{ $json.n }}' },
+			{ message: '={{ $json.n }}', options: { sending: 'oneAtATime' } },
 			[1, 2, 3, 4].map((n) => ({ n })),
 		);
 		expect(probe.peak()).toBe(1);
 		expect(receiver.requests.map((r) => bodyJson(r).data.message)).toEqual(['1', '2', '3', '4']);
 	});
 
-	it('with 3 items per batch, at most 3 requests are in flight, and all 7 items are sent', async () => {
+	it('Batching saved without Sending (as before Sending existed) means Fixed Batches: with 3 items per batch, at most 3 requests are in flight, and all 7 items are sent', async () => {
 		const probe = concurrencyProbe(30);
 		receiver.respondWith(probe.responder);
 		const result = await run(
@@ -186,27 +186,24 @@ describe('batching (Options → Batching: items per batch = requests in flight t
 	it.each([
 		['a batch of 64', { batching: { batch: { batchSize: 64, batchInterval: 0 } } }],
 		['64 items one at a time', {}],
-	])(
-		"%s raises no listener-leak warning on the execution's Stop signal",
-		async (_, options) => {
-			const warnings: string[] = [];
-			const onWarning = (warning: Error) => warnings.push(warning.name);
-			process.on('warning', onWarning);
-			try {
-				// A fixed message: the requests of a batch start within the same millisecond.
-				const result = await run(
-					{ message: 'Go', options },
-					Array.from({ length: 64 }, (_, n) => ({ n })),
-				);
-				expect(outputOf(result, NODE_NAME).map((i) => i.json.statusCode)).toEqual(
-					Array(64).fill(202),
-				);
-			} finally {
-				process.off('warning', onWarning);
-			}
-			expect(warnings).not.toContain('MaxListenersExceededWarning');
-		},
-	);
+	])("%s raises no listener-leak warning on the execution's Stop signal", async (_, options) => {
+		const warnings: string[] = [];
+		const onWarning = (warning: Error) => warnings.push(warning.name);
+		process.on('warning', onWarning);
+		try {
+			// A fixed message: the requests of a batch start within the same millisecond.
+			const result = await run(
+				{ message: 'Go', options },
+				Array.from({ length: 64 }, (_, n) => ({ n })),
+			);
+			expect(outputOf(result, NODE_NAME).map((i) => i.json.statusCode)).toEqual(
+				Array(64).fill(202),
+			);
+		} finally {
+			process.off('warning', onWarning);
+		}
+		expect(warnings).not.toContain('MaxListenersExceededWarning');
+	});
 
 	it('every request of a batch that gets no answer fails after Options → Timeout', async () => {
 		receiver.respondWith(() => undefined);

@@ -5,7 +5,7 @@ import { loadPackage } from '../dev/engine';
 import { DEFAULTS } from '../nodes/TriggerAutomation/description';
 
 describe('option defaults: what the editor shows is what the node uses', () => {
-	it('DEFAULTS are read from the fields the editor shows: Timeout 30000, Items per Batch 50, Batch Interval 1000', async () => {
+	it('DEFAULTS are the fields the editor shows: Timeout 30000, Items per Batch 50, Batch Interval 1000, Retries 5, Sending Adaptive', async () => {
 		const { nodeTypes } = await loadPackage();
 		const node = nodeTypes['n8n-nodes-automation-service.triggerAutomation'] as INodeType;
 		const options = node.description.properties.find((p) => p.name === 'options')!.options!;
@@ -16,6 +16,14 @@ describe('option defaults: what the editor shows is what the node uses', () => {
 		).options[0].values;
 		expect(batch.find((v) => v.name === 'batchSize')!.default).toBe(50);
 		expect(batch.find((v) => v.name === 'batchInterval')!.default).toBe(1000);
-		expect(DEFAULTS).toEqual({ timeoutMs: 30000, batchSize: 50, batchIntervalMs: 1000 });
+		expect((byName('retries') as { default: number }).default).toBe(DEFAULTS.retries);
+		expect((byName('sending') as { default: string }).default).toBe(DEFAULTS.sending);
+		expect(DEFAULTS).toEqual({
+			timeoutMs: 30000,
+			batchSize: 50,
+			batchIntervalMs: 1000,
+			retries: 5,
+			sending: 'adaptive',
+		});
 	});
 });

@@ -13,6 +13,7 @@ export const LABELS = {
 	includeHeaders: 'Include Response Headers and Status',
 	preview: "Preview Only (Don't Send)",
 	retries: 'Retries When Not Accepted',
+	sending: 'Sending',
 	timeout: 'Timeout',
 } as const;
 
@@ -46,6 +47,25 @@ const CONTEXT_MODES = {
 } as const;
 
 export type ContextMode = keyof typeof CONTEXT_MODES;
+
+/** Sending's choices: the label, and what the editor says of it. */
+export const SENDING_MODES = {
+	adaptive: {
+		name: 'Adaptive',
+		description:
+			'As many requests at once as the service answers promptly (up to 64), fewer when it pushes back or slows down; runs may start out of item order',
+	},
+	batches: {
+		name: 'Fixed Batches',
+		description: 'The Items per Batch and Batch Interval set under Batching',
+	},
+	oneAtATime: {
+		name: 'One at a Time',
+		description: 'One request at a time, so runs start in item order',
+	},
+} as const;
+
+export type SendingMode = keyof typeof SENDING_MODES;
 
 /** "Context → Selected Fields": where a user picks a Context choice. */
 export function inContext(mode: ContextMode): string {
@@ -113,7 +133,7 @@ export const nodeProperties: INodeProperties[] = [
 				placeholder: 'Add Batching',
 				default: { batch: {} },
 				description:
-					'Send the items in batches; each batch waits for its answers before the next starts. Without batching, items are sent one after another.',
+					'For Sending → Fixed Batches: each batch waits for its answers before the next starts. Set without Sending, it chooses Fixed Batches.',
 				options: [
 					{
 						displayName: LABELS.batching,
@@ -171,9 +191,22 @@ export const nodeProperties: INodeProperties[] = [
 				name: 'retries',
 				type: 'number',
 				typeOptions: { minValue: 0, maxValue: 10 },
-				default: 2,
+				default: 5,
 				description:
 					'How often to re-send, freshly signed, a request the service provably did not accept: connection refused, or 429 Too Many Requests (waiting for Retry-After, at most 60 s). Other failures are never re-sent, so no run is created twice.',
+			},
+			{
+				displayName: LABELS.sending,
+				name: 'sending',
+				type: 'options',
+				noDataExpression: true,
+				default: 'adaptive',
+				description: 'How many requests are in flight at once',
+				options: Object.entries(SENDING_MODES).map(([value, { name, description }]) => ({
+					name,
+					value,
+					description,
+				})),
 			},
 			{
 				displayName: LABELS.timeout,
@@ -191,4 +224,10 @@ export const nodeProperties: INodeProperties[] = [
  * The defaults the editor shows, which options.ts also uses when a value is left empty. n8n's lint
  * wants each `default` above written as a literal; test/options.test.ts holds the two equal.
  */
-export const DEFAULTS = { timeoutMs: 30000, batchSize: 50, batchIntervalMs: 1000 } as const;
+export const DEFAULTS = {
+	timeoutMs: 30000,
+	batchSize: 50,
+	batchIntervalMs: 1000,
+	retries: 5,
+	sending: 'adaptive',
+} as const;

@@ -1,6 +1,7 @@
 /**
  * The node's execution: the settings read once (options, the credential's target), then the items
- * in batches, each item through triggerItem.ts, and every failure as a per-item answer.
+ * as Options → Sending says (sending.ts), each through triggerItem.ts, and every failure as a
+ * per-item answer, in item order.
  */
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
@@ -13,7 +14,9 @@ import type { Execution, Target } from './execution';
 import { badInput } from './failure';
 import { errorItem, toNodeError } from './nodeError';
 import { readOptions } from './options';
-import { pause, triggerItem } from './triggerItem';
+import type { SendItem, Sending } from './sending';
+import { sendAdaptively, sendInBatches } from './sending';
+import { triggerItem } from './triggerItem';
 
 /** The credential's target, fetched and checked once per execution. */
 async function readTarget(ctx: IExecuteFunctions): Promise<Target> {
@@ -53,39 +56,41 @@ export async function triggerAutomations(this: IExecuteFunctions): Promise<INode
 	}
 
 	const accepted = acceptedItems(this);
+	const send: SendItem = async (itemIndex, pace) => {
+		try {
+			const earlier = accepted?.earlier(itemIndex);
+			// Accepted by an earlier try of this pass (Retry On Fail): passed on, not sent again.
+			if (earlier) pace.settled();
+			const json = earlier ?? (await triggerItem(execution, itemIndex, pace));
+			accepted?.accepted(itemIndex, json);
+			return { itemIndex, json };
+		} catch (error) {
+			return { itemIndex, error };
+		}
+	};
+	const { sending, batchSize, batchIntervalMs } = execution.options;
+	const cancel = this.getExecutionCancelSignal();
+	const plan: Sending = {
+		count: items.length,
+		stop: cancel,
+		send,
+		halt: (outcome) => 'error' in outcome && !this.continueOnFail(),
+	};
 	// Until the node returns normally, n8n treats the try as failed (it threw).
 	let retryFollows = true;
-	const cancel = this.getExecutionCancelSignal();
-	const { batchSize, batchIntervalMs } = execution.options;
 	try {
-		for (let start = 0; start < items.length; start += batchSize) {
-			if (start > 0 && batchIntervalMs > 0) await pause(batchIntervalMs, cancel);
-			// Stopped: no further batch is sent; the engine reports the cancellation.
-			if (cancel?.aborted) break;
-			const indexes = Array.from(
-				{ length: Math.min(batchSize, items.length - start) },
-				(_, offset) => start + offset,
-			);
-			const settled = await Promise.all(
-				indexes.map(async (itemIndex) => {
-					try {
-						const json = accepted?.earlier(itemIndex) ?? (await triggerItem(execution, itemIndex));
-						accepted?.accepted(itemIndex, json);
-						return { itemIndex, json };
-					} catch (error) {
-						return { itemIndex, error };
-					}
-				}),
-			);
-			// Stopped during this batch: its requests were aborted (each may or may not have created a
-			// run), and their errors would make the engine report a failure instead of the cancellation.
-			if (cancel?.aborted) break;
-			for (const outcome of settled) {
-				if (outcome.json) {
-					results.push({ json: outcome.json, pairedItem: { item: outcome.itemIndex } });
-				} else {
-					fail(outcome.error, outcome.itemIndex);
-				}
+		const outcomes =
+			sending === 'adaptive'
+				? await sendAdaptively(plan)
+				: await sendInBatches(plan, batchSize, batchIntervalMs);
+		// Stopped: the requests in flight were aborted (each may or may not have created a run), and
+		// their errors would make the engine report a failure instead of the cancellation.
+		if (cancel?.aborted) return [results];
+		for (const outcome of outcomes) {
+			if ('json' in outcome) {
+				results.push({ json: outcome.json, pairedItem: { item: outcome.itemIndex } });
+			} else {
+				fail(outcome.error, outcome.itemIndex);
 			}
 		}
 		retryFollows = results[0]?.json.error !== undefined;

@@ -17,9 +17,14 @@ export interface Failure {
 	mayHaveRun: boolean;
 	/**
 	 * Sending again is safe (the service provably did not accept the request) and can succeed (the
-	 * cause can pass): connection refused, 429. `afterMs`: the wait the service asked for.
+	 * cause can pass): connection refused, 429.
 	 */
-	resend?: { afterMs?: number };
+	resend: boolean;
+	/**
+	 * The service pushed back (429, 503, connection refused, no answer in time): send less for a
+	 * while. `afterMs`: the wait it asked for (Retry-After).
+	 */
+	pushBack?: { afterMs?: number };
 }
 
 /** What is known of a request, for the messages that explain its failure. */
@@ -44,5 +49,11 @@ export class TriggerError extends Error {
 
 /** A problem of the parameters or the item's data, found before anything was sent. */
 export function badInput(message: string, description?: string): TriggerError {
-	return new TriggerError({ kind: 'input', message, description, mayHaveRun: false });
+	return new TriggerError({
+		kind: 'input',
+		message,
+		description,
+		mayHaveRun: false,
+		resend: false,
+	});
 }

@@ -2,12 +2,13 @@
  * A parameter's value for an item, as n8n resolves it. An expression that gives an object
  * containing itself makes n8n overflow the stack while it copies the value; that becomes an error
  * naming the parameter. n8n's own errors (an expression error …) already say what is wrong and are
- * passed on as they are.
+ * passed on as node errors of this item.
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { inContext } from './description';
 import { badInput } from './failure';
+import { toNodeError } from './nodeError';
 
 export function itemParameter(
 	ctx: IExecuteFunctions,
@@ -25,6 +26,6 @@ export function itemParameter(
 				`Pick the values to send, e.g. with ${inContext('selectedFields')}, not the whole object.`,
 			);
 		}
-		throw error;
+		throw toNodeError(ctx, error, itemIndex);
 	}
 }

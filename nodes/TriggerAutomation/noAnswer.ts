@@ -36,26 +36,28 @@ export function timeoutFailure(request: RequestInfo): Failure {
 	return {
 		kind: 'network',
 		mayHaveRun: true,
+		resend: false,
+		pushBack: {},
 		message: `The service did not answer within ${request.timeoutMs} ms`,
 		description: `Raise ${inOptions(LABELS.timeout)} if the service is slow.`,
 	};
 }
 
 /** Nothing reached the service. */
-function notSent(message: string, description: string, resend?: Failure['resend']): Failure {
-	return { kind: 'network', mayHaveRun: false, message, description, resend };
+function notSent(message: string, description: string): Failure {
+	return { kind: 'network', mayHaveRun: false, resend: false, message, description };
 }
 
 /** The request may have been written before the connection failed. */
 function mayHaveRun(message: string): Failure {
-	return { kind: 'network', mayHaveRun: true, message };
+	return { kind: 'network', mayHaveRun: true, resend: false, message };
 }
 
 /** A thrown error (before or instead of an answer) → Failure. */
 export function failureFromError(error: unknown, request: RequestInfo): Failure {
 	// The credential refused to sign (its message says why); nothing was sent.
 	const refused = findInChain(error, (e) => (e instanceof CredentialRefusal ? e : undefined));
-	if (refused) return { kind: 'input', mayHaveRun: false, message: refused.message };
+	if (refused) return { kind: 'input', mayHaveRun: false, resend: false, message: refused.message };
 	const code = findInChain(error, (e) => (typeof e.code === 'string' ? e.code : undefined)) ?? '';
 	const host = (() => {
 		try {
@@ -65,11 +67,14 @@ export function failureFromError(error: unknown, request: RequestInfo): Failure 
 		}
 	})();
 	if (code === 'ECONNREFUSED') {
-		return notSent(
-			`Could not connect to ${host}: connection refused`,
-			'Nothing accepted the connection, so no run was created. Check that the service is reachable from the machine running n8n and that the webhook URL (host and port) is right.',
-			{},
-		);
+		return {
+			...notSent(
+				`Could not connect to ${host}: connection refused`,
+				'Nothing accepted the connection, so no run was created. Check that the service is reachable from the machine running n8n and that the webhook URL (host and port) is right.',
+			),
+			resend: true,
+			pushBack: {},
+		};
 	}
 	if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
 		return notSent(

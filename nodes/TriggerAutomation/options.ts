@@ -5,14 +5,17 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { DEFAULTS, LABELS, inOptions } from './description';
+import type { SendingMode } from './description';
+import { DEFAULTS, LABELS, SENDING_MODES, inOptions } from './description';
 import { badInput } from './failure';
 
 /** The longest a timer can wait (Node fires a longer one at once): the bound of the times here. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export interface NodeOptions {
-	/** Requests in flight together. */
+	/** One at a Time is sent as batches of one. */
+	sending: 'adaptive' | 'batches';
+	/** For batches: requests in flight together, and the pause between batches. */
 	batchSize: number;
 	batchIntervalMs: number;
 	timeoutMs: number;
@@ -34,13 +37,33 @@ function whole(value: unknown, fallback: number, label: string, min: number, max
 	return number;
 }
 
+/** Options → Sending; without it, Batching set in a workflow saved before Sending existed keeps its meaning. */
+function sendingMode(options: IDataObject, batch: IDataObject | undefined): SendingMode {
+	const mode = options.sending ?? (batch ? 'batches' : DEFAULTS.sending);
+	if (typeof mode !== 'string' || !(mode in SENDING_MODES)) {
+		throw badInput(
+			`${inOptions(LABELS.sending)} must be one of ${Object.values(SENDING_MODES)
+				.map((m) => m.name)
+				.join(', ')}, got ${JSON.stringify(mode)}`,
+		);
+	}
+	if (batch && mode !== 'batches') {
+		throw badInput(
+			`${inOptions(LABELS.batching)} applies only when ${LABELS.sending} is ${SENDING_MODES.batches.name}, but it is ${SENDING_MODES[mode as SendingMode].name}`,
+			`Set ${inOptions(LABELS.sending)} to ${SENDING_MODES.batches.name}, or remove ${LABELS.batching}.`,
+		);
+	}
+	return mode as SendingMode;
+}
+
 export function readOptions(ctx: IExecuteFunctions, itemCount: number): NodeOptions {
 	const options = ctx.getNodeParameter('options', 0, {}) as IDataObject;
 	const batch = (options.batching as IDataObject | undefined)?.batch as IDataObject | undefined;
-	let batchSize = 1; // Without Batching, one request at a time: runs are created in item order.
+	const mode = sendingMode(options, batch);
+	let batchSize = 1; // One at a Time: runs are created in item order.
 	let batchIntervalMs = 0;
-	if (batch) {
-		batchSize = whole(batch.batchSize, DEFAULTS.batchSize, LABELS.batchSize, -1, MAX_TIMER_MS);
+	if (mode === 'batches') {
+		batchSize = whole(batch?.batchSize, DEFAULTS.batchSize, LABELS.batchSize, -1, MAX_TIMER_MS);
 		if (batchSize === 0) {
 			throw badInput(
 				`${inOptions(LABELS.batchSize)} must be at least 1, or -1 for all items at once, got 0`,
@@ -49,7 +72,7 @@ export function readOptions(ctx: IExecuteFunctions, itemCount: number): NodeOpti
 		}
 		if (batchSize === -1) batchSize = Math.max(itemCount, 1);
 		batchIntervalMs = whole(
-			batch.batchInterval,
+			batch?.batchInterval,
 			DEFAULTS.batchIntervalMs,
 			LABELS.batchInterval,
 			0,
@@ -57,12 +80,13 @@ export function readOptions(ctx: IExecuteFunctions, itemCount: number): NodeOpti
 		);
 	}
 	return {
+		sending: mode === 'adaptive' ? 'adaptive' : 'batches',
 		batchSize,
 		batchIntervalMs,
 		timeoutMs: whole(options.timeout, DEFAULTS.timeoutMs, LABELS.timeout, 1, MAX_TIMER_MS),
 		includeHeaders: options.fullResponse === true,
 		ignoreSsl: options.allowUnauthorizedCerts === true,
-		retries: whole(options.retries, 0, LABELS.retries, 0, 10),
+		retries: whole(options.retries, DEFAULTS.retries, LABELS.retries, 0, 10),
 		preview: options.previewOnly === true,
 	};
 }

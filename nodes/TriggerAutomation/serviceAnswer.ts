@@ -57,7 +57,14 @@ export function failureFromAnswer(
 ): Failure | undefined {
 	const status = response.statusCode;
 	if (status >= 200 && status < 300) return undefined;
-	const refused = { kind: 'http', httpCode: String(status), mayHaveRun: false } as const;
+	const refused = {
+		kind: 'http',
+		httpCode: String(status),
+		mayHaveRun: false,
+		resend: false,
+	} as const;
+	const retryAfter = headerValue(response.headers, 'retry-after');
+	const pushBack = { afterMs: parseRetryAfter(retryAfter, now) };
 	const said = excerpt(response);
 	if (status >= 300 && status < 400) {
 		const location = headerValue(response.headers, 'location') ?? '(no Location header)';
@@ -93,11 +100,10 @@ export function failureFromAnswer(
 		};
 	}
 	if (status === 429) {
-		const retryAfter = headerValue(response.headers, 'retry-after');
-		const retryAfterMs = parseRetryAfter(retryAfter, now);
 		return {
 			...refused,
-			resend: { afterMs: retryAfterMs },
+			resend: true,
+			pushBack,
 			message: `Rate limited by the service (429)${retryAfter === undefined ? '' : `, retry after ${retryAfter.trim()}${DELAY_SECONDS.test(retryAfter) ? ' s' : ''}`}`,
 			description:
 				`Send fewer requests at once: lower ${inOptions(LABELS.batching, LABELS.batchSize)} or raise the ${LABELS.batchInterval}; ` +
@@ -115,6 +121,7 @@ export function failureFromAnswer(
 		return {
 			...refused,
 			mayHaveRun: true,
+			pushBack: status === 503 ? pushBack : undefined,
 			message: `The service failed to handle the request (${status})`,
 			description: said.trim() || undefined,
 		};

@@ -248,6 +248,14 @@ export function workflowFor(c: MatrixCase, h: Harness, settings: IDataObject) {
 		String(h.closedPort),
 	);
 	const parameters: INodeParameters = { message: '={{ $json.m }}', ...c.parameters };
+	// One at a Time, so that a fault armed for the second request reaches the middle item; no
+	// re-sends unless the case asks for them (docs/fault-matrix.md says so).
+	const options = (c.parameters?.options ?? {}) as IDataObject;
+	parameters.options = {
+		...(options.batching === undefined ? { sending: 'oneAtATime' } : {}),
+		retries: 0,
+		...options,
+	};
 	for (const key of Object.keys(parameters))
 		if (parameters[key] === undefined) delete parameters[key];
 	const item1 = { ...baseItem(1), ...c.item1, ...(c.odd ? { odd: c.odd } : {}) };

@@ -26,6 +26,20 @@ export const optionsCases: MatrixCase[] = [
 		'Options → Items per Batch must be at least 1, or -1 for all items at once, got 0',
 		'Silent; chosen: refuse.',
 	),
+	{
+		...optionCase(
+			'batching-without-fixed-batches',
+			'Batching set while Sending is Adaptive',
+			{ sending: 'adaptive', batching: { batch: { batchSize: 5, batchInterval: 0 } } },
+			'Options → Batching applies only when Sending is Fixed Batches, but it is Adaptive',
+			'Silent; chosen: refuse, rather than ignore a setting the user made.',
+		),
+		expect: {
+			kind: 'error',
+			message: 'Options → Batching applies only when Sending is Fixed Batches, but it is Adaptive',
+			description: 'Set Options → Sending to Fixed Batches, or remove Batching.',
+		},
+	},
 	optionCase(
 		'retries-not-a-number',
 		'Retries When Not Accepted from an expression that is not a number',

@@ -1,0 +1,60 @@
+/**
+ * How many requests Options → Sending → Adaptive keeps in flight, following the service the way
+ * TCP's congestion window follows a network: it grows by one per accepted answer (doubling each
+ * round trip) up to the first push-back, and by one per round trip after it (additive increase);
+ * it halves when the service pushes back (429, 503, connection refused, no answer in time) and
+ * shrinks by a quarter when answers slow down (multiplicative decrease). Only one decrease per
+ * round trip: answers to requests sent before the last decrease tell of the window before it.
+ */
+
+/**
+ * The hard cap. n8n's request helper opens a new connection for every request, so each one in
+ * flight is a socket here and at the service; at 64 the node already runs at the CPU ceiling of
+ * n8n's engine on a 50 ms service (BENCHMARKS.md), so more would only add sockets.
+ */
+export const MAX_IN_FLIGHT = 64;
+/** A few requests at once before the service has said anything, as TCP's initial window. */
+export const INITIAL_WINDOW = 4;
+// An answer is slow above twice the usual time plus this margin, so that the jitter of a fast
+// service (a few ms) is not taken for congestion.
+const SLOW_MARGIN_MS = 100;
+// The usual time is the quickest answer, drifting this share of the way toward each slower one: a
+// slowdown shrinks the window for a few round trips, a service slower for good is not held at one.
+const USUAL_DRIFT = 0.05;
+
+export class CongestionWindow {
+	private size = INITIAL_WINDOW;
+	private threshold = MAX_IN_FLIGHT;
+	private usualMs = Number.POSITIVE_INFINITY;
+	private lastDecreaseAt = Number.NEGATIVE_INFINITY;
+
+	/** Requests that may be in flight now. */
+	get limit(): number {
+		return Math.floor(this.size);
+	}
+
+	/** An answer that accepted a request sent at `sentAt`, `now` later. */
+	accepted(sentAt: number, now: number): void {
+		const ms = now - sentAt;
+		const slow = ms > 2 * this.usualMs + SLOW_MARGIN_MS;
+		this.usualMs = ms < this.usualMs ? ms : this.usualMs + (ms - this.usualMs) * USUAL_DRIFT;
+		if (slow) {
+			this.decrease(sentAt, now, 0.75);
+			return;
+		}
+		const step = this.size < this.threshold ? 1 : 1 / this.size;
+		this.size = Math.min(MAX_IN_FLIGHT, this.size + step);
+	}
+
+	/** The service pushed back on a request sent at `sentAt`. */
+	pushedBack(sentAt: number, now: number): void {
+		this.decrease(sentAt, now, 0.5);
+	}
+
+	private decrease(sentAt: number, now: number, factor: number): void {
+		if (sentAt <= this.lastDecreaseAt) return;
+		this.lastDecreaseAt = now;
+		this.size = Math.max(1, this.size * factor);
+		this.threshold = this.size;
+	}
+}

@@ -1,0 +1,68 @@
+/**
+ * Options → Sending: when each item's first request starts. Adaptive starts an item as soon as the
+ * congestion window has room (pace.ts); Fixed Batches and One at a Time start a batch, wait for all
+ * its answers and the Batch Interval, then start the next. Both start nothing more after Stop, nor
+ * after an item failed when the node is to stop at the first error (`halt`). Outcomes come back in
+ * item order, whatever order the answers came in.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import type { Pace } from './pace';
+import { AdaptivePace, pause, waitingPace } from './pace';
+
+export type Outcome = { itemIndex: number } & ({ json: IDataObject } | { error: unknown });
+
+/** Sends one item (its first turn given) and never rejects: a failure is its outcome. */
+export type SendItem = (itemIndex: number, pace: Pace) => Promise<Outcome>;
+
+export interface Sending {
+	count: number;
+	stop: AbortSignal | undefined;
+	send: SendItem;
+	halt: (outcome: Outcome) => boolean;
+}
+
+export async function sendInBatches(
+	{ count, stop, send, halt }: Sending,
+	batchSize: number,
+	batchIntervalMs: number,
+): Promise<Outcome[]> {
+	const pace = waitingPace(stop);
+	const outcomes: Outcome[] = [];
+	for (let start = 0; start < count; start += batchSize) {
+		if (start > 0 && batchIntervalMs > 0) await pause(batchIntervalMs, stop);
+		if (stop?.aborted || outcomes.some(halt)) break;
+		const batch = Array.from(
+			{ length: Math.min(batchSize, count - start) },
+			async (_, offset) => await send(start + offset, pace),
+		);
+		outcomes.push(...(await Promise.all(batch)));
+	}
+	return outcomes;
+}
+
+export async function sendAdaptively({ count, stop, send, halt }: Sending): Promise<Outcome[]> {
+	const pace = new AdaptivePace(stop);
+	const byItem: Outcome[] = [];
+	const running: Array<Promise<void>> = [];
+	let halted = false;
+	try {
+		for (let itemIndex = 0; itemIndex < count; itemIndex++) {
+			await pace.start();
+			if (stop?.aborted) break;
+			if (halted) {
+				pace.settled();
+				break;
+			}
+			const sent = send(itemIndex, pace).then((outcome) => {
+				byItem[itemIndex] = outcome;
+				halted ||= halt(outcome);
+			});
+			running.push(sent);
+		}
+		await Promise.all(running);
+	} finally {
+		pace.close();
+	}
+	return byItem.filter((outcome) => outcome !== undefined);
+}
