@@ -1,12 +1,16 @@
 import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
+import { PACKAGE_DIR } from '../dev/packageDir';
 import type { VersionResult } from '../e2e/compat/compatibilityTable';
 import {
+	BLOCKS,
 	CHECKS,
-	MARKERS,
+	COMPATIBILITY_FILE,
 	README_FILE,
+	RENDERED_FILES,
 	between,
 	minimumOf,
 	readResults,
@@ -25,13 +29,22 @@ function result(n8n: string, failing?: keyof typeof CHECKS): VersionResult {
 	return { n8n, node: '20.20.2', date: '2026-11-25', package: '0.1.0', checks };
 }
 
-describe('the README and the compatibility results cannot drift', () => {
-	it("README.md's minimum line and table are what the results file renders", async () => {
+describe('the docs and the compatibility results cannot drift', () => {
+	it('the README holds the minimum line, docs/compatibility.md the table', () => {
 		const readme = readFileSync(README_FILE, 'utf8');
-		const results = readResults();
-		expect(between(readme, MARKERS.minimum)).toBe(renderMinimum(results));
-		expect(await withResults(readme, results)).toBe(readme);
+		expect(between(readme, BLOCKS.minimum.markers)).toBe(renderMinimum(readResults()));
+		expect(between(readme, BLOCKS.table.markers)).toBeUndefined();
+		expect(between(readFileSync(COMPATIBILITY_FILE, 'utf8'), BLOCKS.table.markers)).toBeDefined();
+		expect(RENDERED_FILES).toEqual([README_FILE, COMPATIBILITY_FILE]);
 	});
+
+	it.each(RENDERED_FILES.map((file) => [relative(PACKAGE_DIR, file), file]))(
+		'%s is what the results file renders, laid out as written',
+		async (_, file) => {
+			const text = readFileSync(file, 'utf8');
+			expect(await withResults(file, text, readResults())).toBe(text);
+		},
+	);
 
 	it('every version the results file holds was checked for every check', () => {
 		for (const entry of readResults()) {

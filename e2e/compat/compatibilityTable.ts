@@ -1,7 +1,7 @@
 /**
- * The compatibility run's results file (e2e/compat/results.json) and what the README shows of it:
- * the minimum line and the table, each between markers. `npm run test:compat` writes both;
- * test/compatibilityTable.test.ts fails when the README and the results file differ.
+ * The compatibility run's results file (e2e/compat/results.json) and what the docs show of it: the
+ * README's minimum line and docs/compatibility.md's table, each between markers. `npm run
+ * test:compat` writes both; test/compatibilityTable.test.ts fails when either differs from the results.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,9 +12,10 @@ import { PACKAGE_DIR } from '../../dev/packageDir';
 
 export const RESULTS_FILE = join(PACKAGE_DIR, 'e2e', 'compat', 'results.json');
 export const README_FILE = join(PACKAGE_DIR, 'README.md');
+export const COMPATIBILITY_FILE = join(PACKAGE_DIR, 'docs', 'compatibility.md');
 
-/** What the run checks in each version, in the table's order, with the table's column heads (the
- * README's Compatibility section says what each means). */
+/** What the run checks in each version, in the table's order, with the table's column heads
+ * (docs/compatibility.md says what each means). */
 export const CHECKS = {
 	install: 'Installs',
 	loads: 'Loads',
@@ -86,7 +87,7 @@ export function renderMinimum(results: VersionResult[]): string {
 	const two = minimumOf(results, 2);
 	const one = minimumOf(results, 1);
 	const parts = [two && `n8n ≥ ${two} (2.x)`, one && `n8n ≥ ${one} (1.x)`].filter(Boolean);
-	return `**Needs ${parts.join(' or ')}**, on the Node.js that n8n version supports (tested versions and what was checked: [Compatibility](#compatibility)).`;
+	return `**Needs ${parts.join(' or ')}**, on the Node.js that n8n version supports (every version tested and what was checked: [docs/compatibility.md](docs/compatibility.md)).`;
 }
 
 /** The Compatibility table: one row per version checked, then why each failure failed. */
@@ -117,12 +118,24 @@ export function renderTable(results: VersionResult[]): string {
 	return list ? `${table}\n\n${list}` : table;
 }
 
-export const MARKERS = {
-	minimum: ['<!-- compat:minimum -->', '<!-- /compat:minimum -->'],
-	table: ['<!-- compat:table -->', '<!-- /compat:table -->'],
+/** Each block rendered from the results: the file it stands in, its markers, what renders it. */
+export const BLOCKS = {
+	minimum: {
+		file: README_FILE,
+		markers: ['<!-- compat:minimum -->', '<!-- /compat:minimum -->'],
+		render: renderMinimum,
+	},
+	table: {
+		file: COMPATIBILITY_FILE,
+		markers: ['<!-- compat:table -->', '<!-- /compat:table -->'],
+		render: renderTable,
+	},
 } as const;
 
-/** The text between a pair of markers, or undefined when the README lacks them. */
+/** The files that show results; `npm run test:compat` renders each. */
+export const RENDERED_FILES = [...new Set(Object.values(BLOCKS).map((block) => block.file))];
+
+/** The text between a pair of markers, or undefined when the file lacks them. */
 export function between(
 	text: string,
 	[open, close]: readonly [string, string],
@@ -133,19 +146,20 @@ export function between(
 	return text.slice(start + open.length, end).trim();
 }
 
-/** The README with both blocks rendered from `results`, laid out by prettier as the rest of it. */
-export async function withResults(readme: string, results: VersionResult[]): Promise<string> {
-	let text = readme;
-	for (const [key, render] of [
-		['minimum', renderMinimum],
-		['table', renderTable],
-	] as const) {
-		const [open, close] = MARKERS[key];
-		const start = text.indexOf(open);
-		const end = text.indexOf(close);
-		if (start === -1 || end < start) throw new Error(`README.md lacks ${open} … ${close}`);
-		text = `${text.slice(0, start + open.length)}\n\n${render(results)}\n\n${text.slice(end)}`;
+/** `text`, the content of `file`, with its blocks rendered from `results`, laid out by prettier. */
+export async function withResults(
+	file: string,
+	text: string,
+	results: VersionResult[],
+): Promise<string> {
+	let rendered = text;
+	for (const { markers, render } of Object.values(BLOCKS).filter((block) => block.file === file)) {
+		const [open, close] = markers;
+		const start = rendered.indexOf(open);
+		const end = rendered.indexOf(close);
+		if (start === -1 || end < start) throw new Error(`${file} lacks ${open} … ${close}`);
+		rendered = `${rendered.slice(0, start + open.length)}\n\n${render(results)}\n\n${rendered.slice(end)}`;
 	}
-	const options = await prettier.resolveConfig(README_FILE);
-	return await prettier.format(text, { ...options, filepath: README_FILE });
+	const options = await prettier.resolveConfig(file);
+	return await prettier.format(rendered, { ...options, filepath: file });
 }

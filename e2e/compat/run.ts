@@ -3,8 +3,8 @@
  * pinned n8n version with its lockfile, overrides and Node.js major), install it (e2e/install.sh),
  * install the packed package as a community package, and check with the real app what a user meets
  * (see CHECKS). Prints one line per version, writes e2e/compat/results.json and renders the README's
- * Compatibility table and minimum line from it. Exits 1 when a version at or above the minimum the
- * README stated before the run is not supported.
+ * minimum line and docs/compatibility.md's table from it. Exits 1 when a version at or above the
+ * minimum the README stated before the run is not supported.
  */
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -42,7 +42,7 @@ import { NODE_TYPE, httpRequestWorkflow, itemsWorkflow } from '../support/workfl
 import type { CheckName, Outcome, VersionResult } from './compatibilityTable';
 import {
 	CHECKS,
-	README_FILE,
+	RENDERED_FILES,
 	RESULTS_FILE,
 	minimumOf,
 	readResults,
@@ -358,8 +358,10 @@ async function main(): Promise<void> {
 	}
 	const all = [...results.values()];
 	writeFileSync(RESULTS_FILE, `${JSON.stringify(all, null, '\t')}\n`);
-	writeFileSync(README_FILE, await withResults(readFileSync(README_FILE, 'utf8'), all));
-	console.log(`Results: ${RESULTS_FILE}; README.md's Compatibility table rendered from them.`);
+	for (const file of RENDERED_FILES) {
+		writeFileSync(file, await withResults(file, readFileSync(file, 'utf8'), all));
+	}
+	console.log(`Results: ${RESULTS_FILE}; rendered from them: ${RENDERED_FILES.join(', ')}.`);
 	if (regressions > 0) {
 		console.log(`${regressions} version(s) at or above the minimum the README stated failed.`);
 		process.exitCode = 1;
