@@ -11,6 +11,7 @@ import { inCliTerms } from './demoCli';
 import type { RunOptions } from './engine';
 import { outputOf, runWorkflow } from './engine';
 import { CREDENTIAL_TYPE } from './exampleFiles';
+import { NODE_TYPE } from './packageNames';
 import { serializeBody } from '../nodes/TriggerAutomation/requestBody';
 
 /** The exact body the node sends for this message and context (the node's own serializer). */
@@ -32,7 +33,7 @@ function oneTriggerWorkflow(command: TriggerCommand): RunOptions {
 				{
 					id: 'trigger',
 					name: 'Trigger Automation',
-					type: 'n8n-nodes-automation-service.triggerAutomation',
+					type: NODE_TYPE,
 					typeVersion: 1,
 					position: [200, 0],
 					parameters,

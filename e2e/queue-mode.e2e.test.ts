@@ -14,11 +14,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WorkflowFile } from '../dev/exampleFiles';
 import { CREDENTIAL_TYPE, workflowId } from '../dev/exampleFiles';
 import { APPS, N8nInstance, packPackage } from '../dev/n8nApp';
+import { NODE_TYPE } from '../dev/packageNames';
 import type { FaultyRequest } from '../test/support/faultyReceiver';
 import { FaultyReceiver, answer } from '../test/support/faultyReceiver';
 import { bodyJson, specViolations } from '../test/support/receiver';
 import { QueueServices } from './support/queueServices';
-import { NODE_TYPE } from './support/workflows';
 
 const SECRET = 'queue_mode_secret_8d2f6a';
 const PATH = '/webhooks/cloud/auto-queue';

@@ -17,6 +17,7 @@ import type {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { loadPackage } from '../dev/engine';
+import { NODE_TYPE } from '../dev/packageNames';
 import { AutomationServiceSimulator } from '../dev/simulator';
 import { installLocalDns } from './support/localDns';
 import { Receiver } from './support/receiver';
@@ -33,7 +34,7 @@ beforeAll(async () => {
 	installLocalDns();
 	await simulator.start();
 	const { nodeTypes } = await loadPackage();
-	const node = nodeTypes['n8n-nodes-automation-service.triggerAutomation'] as INodeType;
+	const node = nodeTypes[NODE_TYPE] as INodeType;
 	credentialTest = node.methods!.credentialTest!.serviceWebhookSecretApiTest;
 });
 afterAll(async () => simulator.stop());

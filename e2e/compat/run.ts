@@ -18,13 +18,13 @@ import type { N8nApp } from '../../dev/n8nApp';
 import {
 	APPS_DIR,
 	N8nInstance,
-	PACKAGE_NAME,
 	nodeBinary,
 	packPackage,
 	readApp,
 	setUpOwner,
 } from '../../dev/n8nApp';
 import { PACKAGE_DIR } from '../../dev/packageDir';
+import { NODE_TYPE, PACKAGE_NAME, TOOL_TYPE } from '../../dev/packageNames';
 import { AutomationServiceSimulator } from '../../dev/simulator';
 import type { Editor } from '../support/editor';
 import {
@@ -38,7 +38,7 @@ import {
 } from '../support/editor';
 import { executionOf, outputItems } from '../support/execution';
 import { startTrickler } from '../support/trickler';
-import { NODE_TYPE, httpRequestWorkflow, itemsWorkflow } from '../support/workflows';
+import { httpRequestWorkflow, itemsWorkflow } from '../support/workflows';
 import type { CheckName, Outcome, VersionResult } from './compatibilityTable';
 import {
 	CHECKS,
@@ -279,11 +279,11 @@ class VersionCheck {
 			return problem ? { status: 'fail', note: problem } : { status: 'pass' };
 		});
 		await this.check('aiTool', async () => {
-			if (types.includes(`${NODE_TYPE}Tool`)) return { status: 'pass' };
+			if (types.includes(TOOL_TYPE)) return { status: 'pass' };
 			if (!types.some((name) => /^@n8n\/n8n-nodes-langchain\.tool/.test(name))) {
 				return { status: 'n/a', note: 'this n8n has no AI Agent tools' };
 			}
-			throw new Error(`n8n has AI Agent tools but no ${NODE_TYPE}Tool`);
+			throw new Error(`n8n has AI Agent tools but no ${TOOL_TYPE}`);
 		});
 
 		await this.check('nodesPanel', async () => {
