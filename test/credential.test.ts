@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { manualTriggerNode } from '../dev/baseNodes';
 import { loadPackage, outputOf, runWorkflow } from '../dev/engine';
 import { NODE_TYPE } from '../dev/packageNames';
-import { Receiver, acceptWithJson, specViolations } from './support/receiver';
+import { Receiver, specViolations } from './support/receiver';
 
 const SECRET = 'cred_secret_4f1d';
 
@@ -114,7 +114,7 @@ class LegacyRequestNode implements INodeType {
 describe('the credential in the HTTP Request node (legacy request helper)', () => {
 	let receiver: Receiver;
 	beforeAll(async () => {
-		receiver = await new Receiver(acceptWithJson).start();
+		receiver = await new Receiver().start();
 	});
 	afterAll(async () => receiver.stop());
 	beforeEach(() => {
