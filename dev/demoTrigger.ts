@@ -1,6 +1,6 @@
 /**
  * The one trigger `npm start -- --url` sends to a real automation: the message and context the
- * user gave (checked by ./demoCli.ts), through n8n's engine with the built node, shown before
+ * user gave (checked by ./demoCli.js), through n8n's engine with the built node, shown before
  * sending; never the examples' sample instructions.
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { TriggerCommand } from '../dev/demoCli';
 import { parseDemoArgs } from '../dev/demoCli';
+import { parseWebhookUrl } from '../credentials/common/webhookUrl';
 import { sendOneTrigger, triggerBody } from '../dev/demoTrigger';
 import type { Responder } from './support/receiver';
 import { Receiver, answer, specViolations } from './support/receiver';
@@ -18,9 +19,11 @@ const SECRET = 'cli_test_secret_5e1b';
 const PATH = '/webhooks/cloud/auto-cli';
 
 function command(url: string, extra: string[] = []): TriggerCommand {
-	const parsed = parseDemoArgs(['--url', url, '--message', 'Check the Oslo stock', ...extra], {
-		AUTOMATION_SIGNING_SECRET: SECRET,
-	});
+	const parsed = parseDemoArgs(
+		['--url', url, '--message', 'Check the Oslo stock', ...extra],
+		{ AUTOMATION_SIGNING_SECRET: SECRET },
+		parseWebhookUrl,
+	);
 	if (parsed.kind !== 'trigger') throw new Error('not a trigger command');
 	return parsed;
 }
