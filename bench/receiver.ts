@@ -1,18 +1,20 @@
 /**
  * The webhook receiver every side sends to, in a child process of its own (so that on a 2-core
- * machine the client keeps a core). It verifies each request as the service does (spec §5:
- * HMAC-SHA256 of `<t>.<body>`, 5-minute window) with node:crypto directly, answers 202 with a
- * small JSON body (after a delay and within a rate limit, when it plays a service: ServiceSpec),
- * and counts requests, 429s, accepted body bytes, a fingerprint of those bodies, TCP connections
- * and the most connections open at once (every n8n side and the raw client use
- * a connection per request, so for them this is the most requests in flight together).
+ * machine the client keeps a core). It verifies each request as the service does, with the
+ * simulator's verification (dev/verifySignature.ts), answers 202 with a small JSON body (after a
+ * delay and within a rate limit, when it plays a service: ServiceSpec), and counts requests, 429s,
+ * accepted body bytes, a fingerprint of those bodies, TCP connections and the most connections open
+ * at once (every n8n side and the raw client use a connection per request, so for them this is
+ * the most requests in flight together).
  */
 import type { ChildProcess } from 'node:child_process';
 import { fork } from 'node:child_process';
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+
+import { receivedSignatureHeader, verifySignature } from '../dev/verifySignature';
 
 /** Order-independent fingerprint of a set of bodies: sum of a hash of each, modulo 2^32. */
 export function addFingerprint(sum: number, body: Buffer): number {
@@ -38,7 +40,6 @@ const zero = () => ({
 export type Counts = ReturnType<typeof zero>;
 
 function serve(secret: string, service: ServiceSpec = { delayMs: 0 }): void {
-	const header = /^t=(\d+),v1=([0-9a-f]{64})$/;
 	const answer = Buffer.from('{"accepted":true}');
 	let counts = zero();
 	let open = 0;
@@ -57,11 +58,13 @@ function serve(secret: string, service: ServiceSpec = { delayMs: 0 }): void {
 		return true;
 	};
 	const verified = (req: IncomingMessage, body: Buffer): boolean => {
-		const match = header.exec(String(req.headers['x-service-signature']));
-		if (!match || req.method !== 'POST') return false;
-		if (Math.abs(Date.now() - Number(match[1])) >= 5 * 60 * 1000) return false;
-		const expected = createHmac('sha256', secret).update(`${match[1]}.`).update(body).digest();
-		return timingSafeEqual(expected, Buffer.from(match[2], 'hex'));
+		if (req.method !== 'POST') return false;
+		try {
+			verifySignature({ secret, header: receivedSignatureHeader(req.headers), body });
+			return true;
+		} catch {
+			return false;
+		}
 	};
 	const server = createServer((req, res) => {
 		const chunks: Buffer[] = [];

@@ -12,6 +12,7 @@ import { CREDENTIAL_TYPE } from '../credentials/common/credentialType';
 import { BASE_PACKAGE, manualTriggerNode, pinnedItems } from '../dev/baseNodes';
 import type { RunOptions } from '../dev/engine';
 import { PACKAGE_DIR, loadPackage } from '../dev/engine';
+import { NODE_TYPE } from '../dev/packageNames';
 import { MAX_IN_FLIGHT } from '../nodes/TriggerAutomation/congestionWindow';
 import { BARE_HTTP_TYPE, BARE_NODE_TYPES } from './bareNodes';
 
@@ -79,7 +80,7 @@ function sideNodes(side: EngineSide, c: Load, url: string): INode[] {
 		case 'node':
 			return [
 				{
-					...node(LAST_NODE, 'n8n-nodes-automation-service.triggerAutomation', 1, {
+					...node(LAST_NODE, NODE_TYPE, 1, {
 						message: MESSAGE,
 						contextMode: 'allFields',
 						options: batching(c),

@@ -4,12 +4,13 @@
  * `--url <webhook URL> --message <text>` it sends one trigger to a real automation instead (the
  * secret in AUTOMATION_SIGNING_SECRET, kept out of shell history and the process list).
  * `--serve` only starts the simulator and keeps it running, for trying the node in the n8n editor.
- * Flags and local checks: ./demoCli.ts (dev/start.js applies them once before the build, as `npm
+ * Flags and local checks: ./demoCli.js (dev/start.js applies them once before the build, as `npm
  * start` runs; here they run again, for `node .dev-dist/dev/demo.js` started by hand).
  */
 import { randomBytes } from 'node:crypto';
 import { get } from 'node:http';
 
+import { parseWebhookUrl } from '../credentials/common/webhookUrl';
 import type { DemoCommand, TriggerCommand } from './demoCli';
 import { USAGE, UsageError, parseDemoArgs } from './demoCli';
 import { sendOneTrigger, triggerBody } from './demoTrigger';
@@ -64,7 +65,7 @@ async function runExamples(webhookUrl: string, signingSecret: string): Promise<n
 }
 
 async function triggerOnce(command: TriggerCommand): Promise<void> {
-	// Every local check passed (./demoCli.ts): from here on, the request goes out.
+	// Every local check passed (./demoCli.js): from here on, the request goes out.
 	console.log(`Sending one trigger to ${command.url}, body:`);
 	console.log(`  ${triggerBody(command)}`);
 	const result = await sendOneTrigger(command);
@@ -81,7 +82,7 @@ async function triggerOnce(command: TriggerCommand): Promise<void> {
 async function main(): Promise<void> {
 	let command: DemoCommand;
 	try {
-		command = parseDemoArgs(process.argv.slice(2));
+		command = parseDemoArgs(process.argv.slice(2), process.env, parseWebhookUrl);
 	} catch (error) {
 		if (!(error instanceof UsageError)) throw error;
 		console.error(`${error.message}\n\n${USAGE}`);

@@ -1,6 +1,6 @@
 /**
  * The one trigger `npm start -- --url` sends to a real automation: the message and context the
- * user gave (checked by ./demoCli.ts), through n8n's engine with the built node, shown before
+ * user gave (checked by ./demoCli.js), through n8n's engine with the built node, shown before
  * sending; never the examples' sample instructions.
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
@@ -11,6 +11,7 @@ import { inCliTerms } from './demoCli';
 import type { RunOptions } from './engine';
 import { outputOf, runWorkflow } from './engine';
 import { CREDENTIAL_TYPE } from './exampleFiles';
+import { NODE_TYPE } from './packageNames';
 import { serializeBody } from '../nodes/TriggerAutomation/requestBody';
 
 /** The exact body the node sends for this message and context (the node's own serializer). */
@@ -32,7 +33,7 @@ function oneTriggerWorkflow(command: TriggerCommand): RunOptions {
 				{
 					id: 'trigger',
 					name: 'Trigger Automation',
-					type: 'n8n-nodes-automation-service.triggerAutomation',
+					type: NODE_TYPE,
 					typeVersion: 1,
 					position: [200, 0],
 					parameters,

@@ -11,9 +11,7 @@ import type { INode, INodeParameters, NodeParameterValueType } from 'n8n-workflo
 import { BASE_NODE_NAMES, BASE_PACKAGE, manualTriggerNode } from './baseNodes';
 import type { RunOptions, WorkflowDefinition } from './engine';
 import { CREDENTIAL_TYPE, FROM_AI_SAMPLES, readExamples } from './exampleFiles';
-
-const NODE_TYPE = 'n8n-nodes-automation-service.triggerAutomation';
-const TOOL_TYPE = `${NODE_TYPE}Tool`;
+import { NODE_TYPE, TOOL_TYPE } from './packageNames';
 
 export interface Example extends WorkflowDefinition {
 	file: string;

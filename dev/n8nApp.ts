@@ -12,8 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
 import { PACKAGE_DIR } from './packageDir';
-
-export const PACKAGE_NAME = 'n8n-nodes-automation-service';
+import { PACKAGE_NAME } from './packageNames';
 
 export interface N8nApp {
 	/** Its folder in e2e/.apps: `n8n-2` and `n8n-1` for CI, `n8n-<version>` for the compatibility run. */

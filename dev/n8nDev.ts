@@ -22,8 +22,9 @@ import {
 import { dirname, join, relative, resolve } from 'node:path';
 
 import type { N8nApp } from './n8nApp';
-import { APPS, N8nInstance, OWNER, PACKAGE_NAME, appDir, appVersion, setUpOwner } from './n8nApp';
+import { APPS, N8nInstance, OWNER, appDir, appVersion, setUpOwner } from './n8nApp';
 import { PACKAGE_DIR } from './packageDir';
+import { PACKAGE_NAME } from './packageNames';
 import { AutomationServiceSimulator } from './simulator';
 import { credentialsOf, readExamples, workflowId } from './exampleFiles';
 

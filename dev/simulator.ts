@@ -10,9 +10,9 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { SIGNATURE_HEADER, SIGNATURE_TOLERANCE_MS } from '../credentials/common/signature';
+import { SIGNATURE_TOLERANCE_MS } from '../credentials/common/signature';
 import type { VerificationCode } from './verifySignature';
-import { VerificationError, verifySignature } from './verifySignature';
+import { VerificationError, receivedSignatureHeader, verifySignature } from './verifySignature';
 
 export interface SimulatedAutomation {
 	id: string;
@@ -187,14 +187,13 @@ export class AutomationServiceSimulator {
 				message: `Content-Type must be application/json, got "${contentType}".`,
 			};
 		}
-		const header = req.headers[SIGNATURE_HEADER.toLowerCase()];
 		const now = this.now();
 		let timestamp: number;
 		let signature: string;
 		try {
 			({ timestamp, signature } = verifySignature({
 				secret,
-				header: Array.isArray(header) ? header.join(',') : header,
+				header: receivedSignatureHeader(req.headers),
 				body,
 				toleranceMs: this.toleranceMs,
 				now,

@@ -1,15 +1,23 @@
 /**
  * Checking a received `X-Service-Signature` against the exact body bytes (spec §5), as the service
- * does: the simulator's side of the signing module (credentials/common/signature.ts), which it
- * builds on for the format. Dev and test code only: the package signs, it never verifies.
+ * does: the one verification of every receiving side here (the simulator, the tests' receiver in
+ * test/support/receiver.ts, the benchmarks' receiver). Dev and test code only: the package signs,
+ * it never verifies.
+ *
+ * The HMAC is computed here from the spec with node:crypto, not with the signer
+ * (credentials/common/signature.ts): a verifier that asked the signer would accept whatever the
+ * signer computes, so a signing bug could never fail a test. The header is read with the package's
+ * parser, whose rules and messages test/signature.test.ts pins to fixed cases; the 5 minutes are
+ * the spec's constant, pinned there too.
  */
-import { timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
 
 import type { SignatureFormatCode, SignedBody } from '../credentials/common/signature';
 import {
+	SIGNATURE_HEADER,
 	SIGNATURE_TOLERANCE_MS,
 	SignatureFormatError,
-	computeSignature,
 	parseSignatureHeader,
 } from '../credentials/common/signature';
 
@@ -31,10 +39,21 @@ export class VerificationError extends Error {
 	}
 }
 
+/** Spec §5.4: lowercase hex HMAC-SHA256, keyed with the secret, of `<timestamp>.<body bytes>`. */
+function expectedSignature(secret: string, body: SignedBody, timestamp: number): string {
+	return createHmac('sha256', secret).update(`${timestamp}.`).update(body).digest('hex');
+}
+
 function safeEqualHex(expected: string, actual: string): boolean {
 	const a = Buffer.from(expected, 'utf8');
 	const b = Buffer.from(actual, 'utf8');
 	return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** The signature header of a received request; a repeated header counts as one list of entries. */
+export function receivedSignatureHeader(headers: IncomingHttpHeaders): string | undefined {
+	const value = headers[SIGNATURE_HEADER.toLowerCase()];
+	return Array.isArray(value) ? value.join(',') : value;
 }
 
 export interface VerifyOptions {
@@ -56,7 +75,7 @@ function mismatchMessage(
 	const base = 'The signature does not match the body.';
 	const trimmed = secret.trim();
 	if (trimmed !== secret && trimmed.length > 0) {
-		const withTrimmed = computeSignature(trimmed, body, timestamp);
+		const withTrimmed = expectedSignature(trimmed, body, timestamp);
 		if (signatures.some((s) => safeEqualHex(withTrimmed, s))) {
 			return `${base} It matches the secret without its surrounding whitespace: remove the whitespace from the stored secret.`;
 		}
@@ -90,7 +109,7 @@ export function verifySignature(options: VerifyOptions): { timestamp: number; si
 	}
 	const { timestamp, signatures } = parsed;
 
-	const expected = computeSignature(secret, body, timestamp);
+	const expected = expectedSignature(secret, body, timestamp);
 	let matched = false;
 	for (const candidate of signatures) {
 		// No early exit: every candidate costs the same.

@@ -11,9 +11,8 @@ import { APPS, N8nInstance } from '../dev/n8nApp';
 import { AutomationServiceSimulator } from '../dev/simulator';
 import type { WorkflowFile } from '../dev/exampleFiles';
 import { CREDENTIAL_TYPE, credentialsOf, readExamples, workflowId } from '../dev/exampleFiles';
-import { startBusyService } from './support/busyService';
+import { Receiver, answerBusy, trickle } from '../test/support/receiver';
 import { executionOf, outputItems, storedExecutions } from './support/execution';
-import { startTrickler } from './support/trickler';
 import { httpRequestWorkflow, itemsWorkflow } from './support/workflows';
 
 const ID = 'e2e-automation';
@@ -57,7 +56,7 @@ for (const app of Object.values(APPS)) {
 			credential: trickling,
 			options: { timeout: 2000 },
 		});
-		let trickler: Awaited<ReturnType<typeof startTrickler>>;
+		const trickler = new Receiver({ respond: trickle({ everyMs: 200 }) });
 		const wrongSecret = itemsWorkflow({
 			id: workflowId('wrongSecret'),
 			name: 'Signed with a wrong secret',
@@ -67,7 +66,7 @@ for (const app of Object.values(APPS)) {
 
 		// A service that answers 503: the signature it refused stays valid (§5.7).
 		const busy = { id: 'e2eBusyCred00001', name: 'E2E webhook of a busy service' };
-		let busyService: Awaited<ReturnType<typeof startBusyService>>;
+		const busyService = new Receiver({ respond: answerBusy });
 		let busyHttpRequest: WorkflowFile;
 		const busyNode = itemsWorkflow({
 			id: workflowId('nodeBusyService'),
@@ -78,11 +77,11 @@ for (const app of Object.values(APPS)) {
 
 		beforeAll(async () => {
 			await simulator.start();
-			trickler = await startTrickler();
-			busyService = await startBusyService();
+			await trickler.start();
+			await busyService.start();
 			busyHttpRequest = httpRequestWorkflow(
 				workflowId('httpBusyService'),
-				busyService.url(ID),
+				busyService.webhookUrl(ID),
 				busy,
 			);
 			n8n = new N8nInstance(app);
@@ -104,12 +103,12 @@ for (const app of Object.values(APPS)) {
 				{
 					...trickling,
 					type: CREDENTIAL_TYPE,
-					data: { webhookUrl: trickler.url, signingSecret: SECRET },
+					data: { webhookUrl: trickler.webhookUrl('e2e-trickle'), signingSecret: SECRET },
 				},
 				{
 					...busy,
 					type: CREDENTIAL_TYPE,
-					data: { webhookUrl: busyService.url(ID), signingSecret: SECRET },
+					data: { webhookUrl: busyService.webhookUrl(ID), signingSecret: SECRET },
 				},
 			]);
 			await n8n.import('workflow', [
@@ -125,8 +124,8 @@ for (const app of Object.values(APPS)) {
 
 		afterAll(async () => {
 			await simulator.stop();
-			trickler?.stop();
-			busyService?.stop();
+			await trickler.stop();
+			await busyService.stop();
 			n8n?.dispose();
 		});
 
@@ -194,7 +193,7 @@ for (const app of Object.values(APPS)) {
 				httpRequest: await execute(busyHttpRequest),
 				node: await execute(busyNode),
 			};
-			expect(busyService.state.requests).toBe(2);
+			expect(busyService.requests).toHaveLength(2);
 			const stored = await storedExecutions(n8n);
 			const [ofHttpRequest] = stored.filter((e) => e.workflowId === busyHttpRequest.id);
 			const [ofNode] = stored.filter((e) => e.workflowId === busyNode.id);
@@ -210,7 +209,7 @@ for (const app of Object.values(APPS)) {
 			const signature = request.headers['X-Service-Signature'];
 			expect(signature).toMatch(SIGNATURE);
 			const body = Buffer.from(request.body.data).toString('utf8');
-			expect(body).toBe(busyService.state.bodies[0]);
+			expect(body).toBe(busyService.requests[0].body.toString('utf8'));
 			expect(printed.httpRequest.stdout + printed.httpRequest.stderr).toMatch(SIGNATURE);
 			// Sent again with that body within the 5 minutes, it starts a run.
 			const before = simulator.runs(ID).length;
@@ -248,9 +247,8 @@ for (const app of Object.values(APPS)) {
 			const run = executionOf(await execute(trickled));
 			expect(run.status).toBe('error');
 			expect(run.data.resultData.error?.message).toBe('The service did not answer within 2000 ms');
-			expect(trickler.state.requests).toBe(1);
-			// The node hung up: the server would otherwise drip for another 5 hours.
-			expect(trickler.state.hungUpByClient).toBe(1);
+			// One request, and the node hung up on it: the server would otherwise drip without end.
+			expect(trickler.requests.map((request) => request.answer)).toEqual(['closed']);
 		});
 	});
 }

@@ -14,11 +14,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WorkflowFile } from '../dev/exampleFiles';
 import { CREDENTIAL_TYPE, workflowId } from '../dev/exampleFiles';
 import { APPS, N8nInstance, packPackage } from '../dev/n8nApp';
-import type { FaultyRequest } from '../test/support/faultyReceiver';
-import { FaultyReceiver, answer } from '../test/support/faultyReceiver';
-import { bodyJson, specViolations } from '../test/support/receiver';
+import { NODE_TYPE } from '../dev/packageNames';
+import type { ReceivedRequest } from '../test/support/receiver';
+import { Receiver, answer, bodyJson, specViolations } from '../test/support/receiver';
 import { QueueServices } from './support/queueServices';
-import { NODE_TYPE } from './support/workflows';
 
 const SECRET = 'queue_mode_secret_8d2f6a';
 const PATH = '/webhooks/cloud/auto-queue';
@@ -136,13 +135,13 @@ type Fault = '500' | 'timeout' | 'drop';
 
 describe('n8n 2.x in queue mode: one main, two workers, Redis and PostgreSQL', () => {
 	const services = new QueueServices();
-	const receiver = new FaultyReceiver();
+	const receiver = new Receiver();
 	let main: N8nInstance;
 	let workers: N8nInstance[] = [];
 
-	const messageOf = (request: FaultyRequest) => String(bodyJson(request).data.message);
+	const messageOf = (request: ReceivedRequest) => String(bodyJson(request).data.message);
 
-	function respond(request: FaultyRequest, res: ServerResponse) {
+	function respond(request: ReceivedRequest, res: ServerResponse) {
 		const message = messageOf(request);
 		const attempt = receiver.requests.filter((r) => messageOf(r) === message).length - 1;
 		const [flow, , item] = message.split('-');

@@ -11,10 +11,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { manualTriggerNode, pinnedItems } from '../dev/baseNodes';
 import type { RunOptions } from '../dev/engine';
 import { outputOf, runWorkflow } from '../dev/engine';
-import type { FaultyRequest } from './support/faultyReceiver';
-import { FaultyReceiver, answer } from './support/faultyReceiver';
+import type { ReceivedRequest } from './support/receiver';
+import { Receiver, answer, bodyJson, specViolations } from './support/receiver';
 import { expectNoLeak } from './support/leaks';
-import { bodyJson, specViolations } from './support/receiver';
 import { CREDENTIAL_TYPE, NODE_NAME, NODE_TYPE } from './support/workflows';
 
 const SECRET = 'whsec_loop_test_0123456789';
@@ -25,14 +24,14 @@ const TIMEOUT_MS = 400;
 /** What the receiver does with one attempt of a message; attempts past the list are accepted. */
 type Fault = '500' | 'timeout' | 'accept';
 
-let receiver: FaultyReceiver;
+let receiver: Receiver;
 let faults: Map<string, Fault[]>;
 /** After answering this message (accepted), new connections are refused for a while. */
 let refuseAfter: { message: string; forMs: number } | undefined;
 
-const messageOf = (request: FaultyRequest) => String(bodyJson(request).data.message);
+const messageOf = (request: ReceivedRequest) => String(bodyJson(request).data.message);
 
-function respond(request: FaultyRequest, res: ServerResponse) {
+function respond(request: ReceivedRequest, res: ServerResponse) {
 	const message = messageOf(request);
 	const attempt = receiver.requests.filter((r) => messageOf(r) === message).length - 1;
 	const fault = faults.get(message)?.[attempt] ?? 'accept';
@@ -51,7 +50,7 @@ function respond(request: FaultyRequest, res: ServerResponse) {
 }
 
 beforeAll(async () => {
-	receiver = await new FaultyReceiver().start();
+	receiver = await new Receiver().start();
 });
 afterAll(async () => receiver.stop());
 beforeEach(() => {

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { manualTriggerNode } from '../dev/baseNodes';
 import { loadPackage, outputOf, runWorkflow } from '../dev/engine';
-import { Receiver, acceptWithJson, specViolations } from './support/receiver';
+import { NODE_TYPE } from '../dev/packageNames';
+import { Receiver, specViolations } from './support/receiver';
 
 const SECRET = 'cred_secret_4f1d';
 
@@ -28,7 +29,7 @@ describe('the credential as n8n loads it', () => {
 
 	it('the node names it and tests it with its own credential test (test/credentialProbe.engine.test.ts)', async () => {
 		const { nodeTypes } = await loadPackage();
-		const node = nodeTypes['n8n-nodes-automation-service.triggerAutomation'] as INodeType;
+		const node = nodeTypes[NODE_TYPE] as INodeType;
 		expect(node.description.credentials).toEqual([
 			{ name: 'serviceWebhookSecretApi', required: true, testedBy: 'serviceWebhookSecretApiTest' },
 		]);
@@ -113,7 +114,7 @@ class LegacyRequestNode implements INodeType {
 describe('the credential in the HTTP Request node (legacy request helper)', () => {
 	let receiver: Receiver;
 	beforeAll(async () => {
-		receiver = await new Receiver(acceptWithJson).start();
+		receiver = await new Receiver().start();
 	});
 	afterAll(async () => receiver.stop());
 	beforeEach(() => {

@@ -3,10 +3,6 @@
  * CredentialTestContext (its legacy request helper, the only one a credential test has), against
  * real servers on 127.0.0.1. It proves the host answers and never starts a run.
  */
-import { createServer as createHttpServer } from 'node:http';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-
 import { CredentialTestContext } from 'n8n-core';
 import type {
 	ICredentialTestFunctions,
@@ -17,6 +13,7 @@ import type {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { loadPackage } from '../dev/engine';
+import { NODE_TYPE } from '../dev/packageNames';
 import { AutomationServiceSimulator } from '../dev/simulator';
 import { installLocalDns } from './support/localDns';
 import { Receiver } from './support/receiver';
@@ -33,7 +30,7 @@ beforeAll(async () => {
 	installLocalDns();
 	await simulator.start();
 	const { nodeTypes } = await loadPackage();
-	const node = nodeTypes['n8n-nodes-automation-service.triggerAutomation'] as INodeType;
+	const node = nodeTypes[NODE_TYPE] as INodeType;
 	credentialTest = node.methods!.credentialTest!.serviceWebhookSecretApiTest;
 });
 afterAll(async () => simulator.stop());
@@ -46,13 +43,6 @@ async function test(webhookUrl: string, signingSecret = SECRET) {
 		type: 'serviceWebhookSecretApi',
 		data: { webhookUrl, signingSecret },
 	});
-}
-
-/** A server that only accepts connections: it never answers. */
-async function silentServer(): Promise<{ server: Server; port: number }> {
-	const server = createHttpServer(() => undefined);
-	await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
-	return { server, port: (server.address() as AddressInfo).port };
 }
 
 describe('the credential test proves the host answers, and starts no run', () => {
@@ -98,22 +88,24 @@ describe('the credential test proves the host answers, and starts no run', () =>
 	});
 
 	it('https to a server that speaks only http fails as a TLS failure', async () => {
-		const { server, port } = await silentServer();
-		server.removeAllListeners('request');
-		server.on('request', (_req, res) => res.end('plain http'));
+		const receiver = await new Receiver({
+			respond: (_request, res) => void res.end('plain http'),
+		}).start();
 		try {
-			const result = await test(`https://127.0.0.1:${port}/webhooks/cloud/x`);
+			const result = await test(`${receiver.url.replace('http:', 'https:')}/webhooks/cloud/x`);
 			expect(result.status).toBe('Error');
 			expect(result.message).toMatch(/^No TLS connection to 127\.0\.0\.1:\d+ could be made/);
 		} finally {
-			server.close();
+			await receiver.stop();
 		}
 	});
 
 	it('a redirect fails: the node never follows one', async () => {
-		const receiver = await new Receiver((_request, res) => {
-			res.writeHead(301, { Location: 'https://elsewhere.example/webhooks/cloud/x' });
-			res.end();
+		const receiver = await new Receiver({
+			respond: (_request, res) => {
+				res.writeHead(301, { Location: 'https://elsewhere.example/webhooks/cloud/x' });
+				res.end();
+			},
 		}).start();
 		try {
 			const result = await test(`${receiver.url}/webhooks/cloud/${ID}`);
@@ -128,15 +120,16 @@ describe('the credential test proves the host answers, and starts no run', () =>
 	});
 
 	it('no answer within 10 s fails as a timeout', async () => {
-		const { server, port } = await silentServer();
+		// It receives the request and never answers.
+		const receiver = await new Receiver({ respond: () => undefined }).start();
 		try {
-			expect(await test(`http://127.0.0.1:${port}/webhooks/cloud/x`)).toEqual({
+			expect(await test(`${receiver.url}/webhooks/cloud/x`)).toEqual({
 				status: 'Error',
 				message: 'The service did not answer within 10000 ms',
 			});
+			expect(receiver.requests).toHaveLength(1);
 		} finally {
-			server.closeAllConnections();
-			server.close();
+			await receiver.stop();
 		}
 	}, 20_000);
 

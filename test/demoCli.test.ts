@@ -6,21 +6,37 @@
  */
 import { describe, expect, it } from 'vitest';
 
+import { parseWebhookUrl } from '../credentials/common/webhookUrl';
 import { UsageError, inCliTerms, parseDemoArgs } from '../dev/demoCli';
 
 const SECRET = 'cli_test_secret_5e1b';
 const ENV = { AUTOMATION_SIGNING_SECRET: SECRET };
 const URL = 'https://svc.example/webhooks/cloud/a1';
 
+/** The flags as npm start and the demo read them: with the credential's URL rules. */
+const parse = (argv: string[], env: NodeJS.ProcessEnv) => parseDemoArgs(argv, env, parseWebhookUrl);
+
 describe('npm start: flags', () => {
 	it('no flags runs the examples offline; --serve and --port keep their meaning', () => {
-		expect(parseDemoArgs([], {})).toEqual({ kind: 'examples', port: 0 });
-		expect(parseDemoArgs(['--serve', '--port', '5800'], {})).toEqual({
+		expect(parse([], {})).toEqual({ kind: 'examples', port: 0 });
+		expect(parse(['--serve', '--port', '5800'], {})).toEqual({
 			kind: 'serve',
 			port: 5800,
 		});
-		expect(parseDemoArgs(['--help'], {})).toEqual({ kind: 'help' });
-		expect(parseDemoArgs(['-h'], {})).toEqual({ kind: 'help' });
+		expect(parse(['--help'], {})).toEqual({ kind: 'help' });
+		expect(parse(['-h'], {})).toEqual({ kind: 'help' });
+	});
+
+	it('only --url asks for the URL rules (npm start compiles them for a --url alone)', () => {
+		const unused = () => {
+			throw new Error('the URL rules were asked for');
+		};
+		for (const argv of [[], ['--help'], ['--serve', '--port', '5800'], ['--message', 'x']]) {
+			expect(() => parseDemoArgs(argv, ENV, unused)).not.toThrow('the URL rules were asked for');
+		}
+		expect(() => parseDemoArgs(['--url', URL, '--message', 'x'], ENV, unused)).toThrow(
+			'--url: the URL rules were asked for',
+		);
 	});
 
 	it('--url and --url= both work, with the message and context the user gives and the secret from the environment', () => {
@@ -31,12 +47,12 @@ describe('npm start: flags', () => {
 			context: { id: 7 },
 			signingSecret: SECRET,
 		};
-		expect(
-			parseDemoArgs(['--url', URL, '--message', 'Summarise', '--context', '{"id":7}'], ENV),
-		).toEqual(expected);
-		expect(
-			parseDemoArgs([`--url=${URL}`, '--message=Summarise', '--context={"id":7}'], ENV),
-		).toEqual(expected);
+		expect(parse(['--url', URL, '--message', 'Summarise', '--context', '{"id":7}'], ENV)).toEqual(
+			expected,
+		);
+		expect(parse([`--url=${URL}`, '--message=Summarise', '--context={"id":7}'], ENV)).toEqual(
+			expected,
+		);
 	});
 
 	it.each([
@@ -58,8 +74,8 @@ describe('npm start: flags', () => {
 		[['extra'], /positional/i],
 		[['--port', 'abc'], /--port must be a port number/],
 	])('%j is a usage error naming the flag', (argv, message) => {
-		expect(() => parseDemoArgs(argv, ENV)).toThrow(UsageError);
-		expect(() => parseDemoArgs(argv, ENV)).toThrow(message);
+		expect(() => parse(argv, ENV)).toThrow(UsageError);
+		expect(() => parse(argv, ENV)).toThrow(message);
 	});
 
 	it.each([
@@ -78,11 +94,11 @@ describe('npm start: flags', () => {
 	])(
 		'AUTOMATION_SIGNING_SECRET %s: a usage error naming the variable, without its value',
 		(_, env, message) => {
-			const parse = () => parseDemoArgs(['--url', URL, '--message', 'x'], env);
-			expect(parse).toThrow(UsageError);
-			expect(parse).toThrow(message);
+			const attempt = () => parse(['--url', URL, '--message', 'x'], env);
+			expect(attempt).toThrow(UsageError);
+			expect(attempt).toThrow(message);
 			try {
-				parse();
+				attempt();
 			} catch (error) {
 				expect((error as Error).message).not.toContain(SECRET);
 				expect((error as Error).message).not.toMatch(/credential|n8n/i);

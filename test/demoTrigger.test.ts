@@ -8,20 +8,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { TriggerCommand } from '../dev/demoCli';
 import { parseDemoArgs } from '../dev/demoCli';
+import { parseWebhookUrl } from '../credentials/common/webhookUrl';
 import { sendOneTrigger, triggerBody } from '../dev/demoTrigger';
-import type { FaultyResponder } from './support/faultyReceiver';
-import { FaultyReceiver, answer } from './support/faultyReceiver';
+import type { Responder } from './support/receiver';
+import { Receiver, answer, specViolations } from './support/receiver';
 import { installLocalDns } from './support/localDns';
 import { selfSignedCertificate } from './support/matrixRunner';
-import { Receiver, specViolations } from './support/receiver';
 
 const SECRET = 'cli_test_secret_5e1b';
 const PATH = '/webhooks/cloud/auto-cli';
 
 function command(url: string, extra: string[] = []): TriggerCommand {
-	const parsed = parseDemoArgs(['--url', url, '--message', 'Check the Oslo stock', ...extra], {
-		AUTOMATION_SIGNING_SECRET: SECRET,
-	});
+	const parsed = parseDemoArgs(
+		['--url', url, '--message', 'Check the Oslo stock', ...extra],
+		{ AUTOMATION_SIGNING_SECRET: SECRET },
+		parseWebhookUrl,
+	);
 	if (parsed.kind !== 'trigger') throw new Error('not a trigger command');
 	return parsed;
 }
@@ -49,15 +51,15 @@ describe('npm start -- --url: exactly one trigger, the body shown is the body se
 });
 
 describe('npm start -- --url: every error in the terms of what the user set', () => {
-	const http = new FaultyReceiver();
+	const http = new Receiver();
 	const tlsMaterial = selfSignedCertificate();
-	const tls = tlsMaterial ? new FaultyReceiver(tlsMaterial) : undefined;
+	const tls = tlsMaterial ? new Receiver({ tls: tlsMaterial }) : undefined;
 	let closedPort = 0;
 	beforeAll(async () => {
 		installLocalDns(); // nowhere.invalid fails to resolve, in-process
 		await http.start();
 		await tls?.start();
-		const probe = await new FaultyReceiver().start();
+		const probe = await new Receiver().start();
 		closedPort = probe.port;
 		await probe.stop();
 	});
@@ -67,18 +69,18 @@ describe('npm start -- --url: every error in the terms of what the user set', ()
 	});
 
 	const status =
-		(code: number, headers: Record<string, string> = {}): FaultyResponder =>
+		(code: number, headers: Record<string, string> = {}): Responder =>
 		(_, res) =>
 			answer(res, code, '{"error":"x"}', { 'Content-Type': 'application/json', ...headers });
 	const withoutDate =
-		(responder: FaultyResponder): FaultyResponder =>
+		(responder: Responder): Responder =>
 		(request, res, req) => {
 			res.sendDate = false;
 			return responder(request, res, req);
 		};
 	const farFromNow = new Date(Date.now() - 10 * 60_000).toUTCString();
 
-	const cases: Array<[string, () => string, FaultyResponder | undefined, RegExp]> = [
+	const cases: Array<[string, () => string, Responder | undefined, RegExp]> = [
 		['403, clocks agree', () => http.url, status(403), /rejected the signature \(403\)/],
 		['401 without a Date', () => http.url, withoutDate(status(401)), /\(401\)/],
 		['401, clock 10 min off', () => http.url, status(401, { Date: farFromNow }), /clock/],

@@ -21,7 +21,7 @@ describe('a trigger is a signed POST of {"data":{"message","context"}} (spec §4
 			automationId: 'auto-42',
 			signedAt: new Date(timestampOf(request)).toISOString(),
 			statusCode: 202,
-			response: { runId: `run-${request.receivedAt}`, accepted: true },
+			response: { runId: `run-${request.receivedAt}` },
 		});
 	});
 

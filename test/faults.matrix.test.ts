@@ -11,7 +11,9 @@ import { describe, expect, it } from 'vitest';
 
 import { CASES, INPUT_GROUPS } from './support/faultMatrix';
 import { renderFaultMatrix } from './support/faultMatrix/render';
-import type { FaultyRequest } from './support/faultyReceiver';
+import type { ReceivedRequest } from './support/receiver';
+import { specViolations } from './support/receiver';
+import { SECRET, T, VECTORS } from './support/signatureVectors';
 import { expectNoLeak } from './support/leaks';
 import { expectNoDuplicates, templateRegExp } from './support/matrixRunner';
 
@@ -41,7 +43,11 @@ describe('the fault matrix in docs/fault-matrix.md', () => {
 });
 
 describe('the checks every case relies on can fail', () => {
-	const request = (message: string, t: number, answer: FaultyRequest['answer']): FaultyRequest => ({
+	const request = (
+		message: string,
+		t: number,
+		answer: ReceivedRequest['answer'],
+	): ReceivedRequest => ({
 		method: 'POST',
 		path: '/webhooks/cloud/auto-7',
 		headers: { 'x-service-signature': `t=${t},v1=${String(t).padStart(64, 'a')}` },
@@ -76,6 +82,29 @@ describe('the checks every case relies on can fail', () => {
 			expectNoLeak('s3cret', { extra: [new Error(`bad ${signature}`)] }, [sent]),
 		).toThrow(/signature/);
 		expect(() => expectNoLeak('s3cret', { logged: ['nothing to see'] }, [sent])).not.toThrow();
+	});
+
+	it('a request signed otherwise than the spec says breaks it: the bytes, the key, the time, the form', () => {
+		const [{ body, hex }] = VECTORS;
+		const path = '/webhooks/cloud/auto-7';
+		const signed = (header: string, bytes = body): ReceivedRequest => ({
+			method: 'POST',
+			path,
+			headers: { 'content-type': 'application/json', 'x-service-signature': header },
+			body: Buffer.from(bytes),
+			receivedAt: T,
+		});
+		const good = signed(`t=${T},v1=${hex}`);
+		expect(specViolations(good, SECRET, path, T + 1000)).toEqual([]);
+		for (const [request, secret, now, problem] of [
+			[signed(`t=${T},v1=${hex}`, `${body} `), SECRET, T, /signature mismatch/],
+			[good, 'another_secret', T, /signature mismatch/],
+			[good, SECRET, T + 300_000, /signature expired/],
+			[good, SECRET, T - 60_000, /ahead of the clock/],
+			[signed(`v1=${hex},t=${T}`), SECRET, T, /signature header format/],
+		] as const) {
+			expect(specViolations(request, secret, path, now).join('; ')).toMatch(problem);
+		}
 	});
 
 	it('message templates match the whole text, with {host} and {any} only', () => {

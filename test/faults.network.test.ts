@@ -14,8 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outputOf, startWorkflow } from '../dev/engine';
 import type { MatrixCase } from './support/faultMatrix';
 import { CASES, INPUT_GROUPS, SECRET } from './support/faultMatrix';
-import type { FaultyRequest, FaultyResponder } from './support/faultyReceiver';
-import { answer } from './support/faultyReceiver';
+import type { ReceivedRequest, Responder } from './support/receiver';
+import { answer, specViolations } from './support/receiver';
 import { expectNoLeak } from './support/leaks';
 import { lookups } from './support/localDns';
 import type { Harness } from './support/matrixRunner';
@@ -30,7 +30,6 @@ import {
 	stopHarness,
 	workflowFor,
 } from './support/matrixRunner';
-import { specViolations } from './support/receiver';
 import { NODE_NAME } from './support/workflows';
 
 let harness: Harness;
@@ -65,7 +64,7 @@ for (const c of CASES.filter((x) => !INPUT_GROUPS.includes(x.group) && !x.custom
 async function runAndStop(
 	c: MatrixCase,
 	settings: IDataObject,
-	responder: FaultyResponder,
+	responder: Responder,
 	received: number,
 ) {
 	const { options, receiver } = workflowFor(c, harness, settings);
@@ -81,7 +80,7 @@ async function runAndStop(
 	return { run, stoppedAt, logged, receiver };
 }
 
-function expectConforming(requests: FaultyRequest[]) {
+function expectConforming(requests: ReceivedRequest[]) {
 	for (const request of requests)
 		expect(specViolations(request, SECRET, '/webhooks/cloud/auto-7')).toEqual([]);
 }

@@ -1,19 +1,35 @@
 /**
- * The simulator's verification (dev/verifySignature.ts) against what the signing module makes: the
- * round trip the service performs, byte for byte, with expiry and every malformed header.
+ * The simulator's verification (dev/verifySignature.ts): right on its own (the openssl vectors), and
+ * against what the signing module makes: the round trip the service performs, byte for byte, with
+ * expiry and every malformed header.
  */
 import { describe, expect, it } from 'vitest';
 
 import { buildSignatureHeader, computeSignature } from '../credentials/common/signature';
 import { VerificationError, verifySignature } from '../dev/verifySignature';
 import { expectCodedError, malformedHeaders } from './support/malformedHeaders';
-
-const T = 1_700_000_000_000;
-const SECRET = 'test_secret';
+import { SECRET, T, VECTORS } from './support/signatureVectors';
 
 function expectVerificationError(fn: () => unknown, code: string, text: RegExp): void {
 	expectCodedError(fn, VerificationError, code, text);
 }
+
+describe('§5.4 the verifier agrees with openssl, not only with the signer', () => {
+	for (const vector of VECTORS) {
+		it(`accepts the openssl signature of ${vector.name}, and no other`, () => {
+			const header = `t=${T},v1=${vector.hex}`;
+			expect(verifySignature({ secret: SECRET, header, body: vector.body, now: T })).toEqual({
+				timestamp: T,
+				signature: vector.hex,
+			});
+			expectVerificationError(
+				() => verifySignature({ secret: SECRET, header, body: `${vector.body} `, now: T }),
+				'mismatch',
+				/does not match/,
+			);
+		});
+	}
+});
 
 describe('§5.6 the bytes verified are the bytes signed: round trip and single-byte changes', () => {
 	const body = Buffer.from('{"data":{"message":"Ünïcode ok","context":{"n":1}}}', 'utf8');

@@ -18,14 +18,15 @@ import type { N8nApp } from '../../dev/n8nApp';
 import {
 	APPS_DIR,
 	N8nInstance,
-	PACKAGE_NAME,
 	nodeBinary,
 	packPackage,
 	readApp,
 	setUpOwner,
 } from '../../dev/n8nApp';
 import { PACKAGE_DIR } from '../../dev/packageDir';
+import { NODE_TYPE, PACKAGE_NAME, TOOL_TYPE } from '../../dev/packageNames';
 import { AutomationServiceSimulator } from '../../dev/simulator';
+import { Receiver, trickle } from '../../test/support/receiver';
 import type { Editor } from '../support/editor';
 import {
 	openEditor,
@@ -37,8 +38,7 @@ import {
 	signIn,
 } from '../support/editor';
 import { executionOf, outputItems } from '../support/execution';
-import { startTrickler } from '../support/trickler';
-import { NODE_TYPE, httpRequestWorkflow, itemsWorkflow } from '../support/workflows';
+import { httpRequestWorkflow, itemsWorkflow } from '../support/workflows';
 import type { CheckName, Outcome, VersionResult } from './compatibilityTable';
 import {
 	CHECKS,
@@ -118,7 +118,7 @@ class VersionCheck {
 		automations: [{ id: ID, secret: SECRET }],
 	});
 	private n8n!: N8nInstance;
-	private trickler!: Awaited<ReturnType<typeof startTrickler>>;
+	private readonly trickler = new Receiver({ respond: trickle({ everyMs: 200 }) });
 	private editor?: Editor;
 
 	constructor(readonly app: N8nApp) {}
@@ -156,7 +156,7 @@ class VersionCheck {
 		});
 		if (!installed) return result(this.app.id.replace(/^n8n-/, ''));
 		await this.simulator.start();
-		this.trickler = await startTrickler();
+		await this.trickler.start();
 		this.n8n = new N8nInstance(this.app);
 		try {
 			await this.checkInstance();
@@ -171,7 +171,7 @@ class VersionCheck {
 			await this.editor?.close().catch(() => undefined);
 			await this.n8n.stop();
 			await this.simulator.stop();
-			this.trickler.stop();
+			await this.trickler.stop();
 			this.n8n.dispose();
 		}
 		return result(this.n8n.version);
@@ -188,7 +188,10 @@ class VersionCheck {
 			{
 				...TRICKLING,
 				type: CREDENTIAL_TYPE,
-				data: { webhookUrl: this.trickler.url, signingSecret: SECRET },
+				data: {
+					webhookUrl: this.trickler.webhookUrl('compat-trickle'),
+					signingSecret: SECRET,
+				},
 			},
 		]);
 		// 2.0.x's import:workflow wants a versionId, 1.8x's an `active`; the others take both.
@@ -259,9 +262,9 @@ class VersionCheck {
 			if (message !== 'The service did not answer within 2000 ms') {
 				throw new Error(`the execution ended with "${message ?? execution.status}"`);
 			}
-			const { requests, hungUpByClient } = this.trickler.state;
-			if (requests !== 1 || hungUpByClient !== 1) {
-				throw new Error(`${requests} requests, ${hungUpByClient} ended by the node`);
+			const answers = this.trickler.requests.map((request) => request.answer);
+			if (answers.length !== 1 || answers[0] !== 'closed') {
+				throw new Error(`${answers.length} requests, answered ${answers.join(', ')}`);
 			}
 			return { status: 'pass' };
 		});
@@ -279,11 +282,11 @@ class VersionCheck {
 			return problem ? { status: 'fail', note: problem } : { status: 'pass' };
 		});
 		await this.check('aiTool', async () => {
-			if (types.includes(`${NODE_TYPE}Tool`)) return { status: 'pass' };
+			if (types.includes(TOOL_TYPE)) return { status: 'pass' };
 			if (!types.some((name) => /^@n8n\/n8n-nodes-langchain\.tool/.test(name))) {
 				return { status: 'n/a', note: 'this n8n has no AI Agent tools' };
 			}
-			throw new Error(`n8n has AI Agent tools but no ${NODE_TYPE}Tool`);
+			throw new Error(`n8n has AI Agent tools but no ${TOOL_TYPE}`);
 		});
 
 		await this.check('nodesPanel', async () => {

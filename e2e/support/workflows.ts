@@ -5,8 +5,7 @@
  */
 import type { WorkflowFile } from '../../dev/exampleFiles';
 import { CREDENTIAL_TYPE } from '../../dev/exampleFiles';
-
-export const NODE_TYPE = 'n8n-nodes-automation-service.triggerAutomation';
+import { NODE_TYPE } from '../../dev/packageNames';
 
 const manualTrigger = {
 	id: 'e2e-manual',

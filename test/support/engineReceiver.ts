@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { runWorkflow } from '../../dev/engine';
 import { expectNoLeak } from './leaks';
 import type { ReceivedRequest } from './receiver';
-import { Receiver, acceptWithJson, specViolations } from './receiver';
+import { Receiver, specViolations } from './receiver';
 import { triggerWorkflow } from './workflows';
 
 export const SECRET = 'whsec_engine_test_0123456789';
@@ -21,10 +21,7 @@ export function engineReceiver() {
 		await receiver.start();
 	});
 	afterAll(async () => receiver.stop());
-	beforeEach(() => {
-		receiver.requests.length = 0;
-		receiver.respondWith(acceptWithJson);
-	});
+	beforeEach(() => receiver.reset());
 
 	async function run(
 		parameters: INodeParameters,

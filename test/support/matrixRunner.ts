@@ -18,13 +18,19 @@ import { expect } from 'vitest';
 import { errorOf, outputOf, startWorkflow } from '../../dev/engine';
 import type { AnswerSpec, MatrixCase } from './faultMatrix';
 import { AUTOMATION_ID, HOST, PATH, SECRET, baseItem } from './faultMatrix';
-import type { FaultyRequest, Tls } from './faultyReceiver';
-import { FaultyReceiver, acceptJson, answer, resetConnection, writable } from './faultyReceiver';
+import type { ReceivedRequest, Tls } from './receiver';
+import {
+	Receiver,
+	acceptWithJson,
+	answer,
+	resetConnection,
+	specViolations,
+	trickle,
+} from './receiver';
 import { expectNoLeak } from './leaks';
 import type { DnsAnswer } from './localDns';
 import { installLocalDns, setHost } from './localDns';
 import { oddWorkflow } from './oddItems';
-import { specViolations } from './receiver';
 import { NODE_NAME, triggerWorkflow } from './workflows';
 
 export type Mode = 'stop' | 'continueRegularOutput' | 'continueErrorOutput';
@@ -35,8 +41,8 @@ export const MODES: Array<{ mode: Mode; label: string }> = [
 ];
 
 export interface Harness {
-	http: FaultyReceiver;
-	tls?: FaultyReceiver;
+	http: Receiver;
+	tls?: Receiver;
 	closedPort: number;
 }
 
@@ -101,8 +107,8 @@ async function closedPort(): Promise<number> {
 export async function startHarness(withTls = false): Promise<Harness> {
 	const tlsMaterial = withTls ? selfSignedCertificate() : undefined;
 	return {
-		http: await new FaultyReceiver().start(),
-		tls: tlsMaterial ? await new FaultyReceiver(tlsMaterial).start() : undefined,
+		http: await new Receiver().start(),
+		tls: tlsMaterial ? await new Receiver({ tls: tlsMaterial }).start() : undefined,
 		closedPort: await closedPort(),
 	};
 }
@@ -118,7 +124,7 @@ installLocalDns();
 setHost(HOST, () => dnsQueue.shift() ?? { address: '127.0.0.1' });
 
 /** Which of the three items a request belongs to: by its message, or its context's `m`. */
-export function itemOf(request: FaultyRequest): number {
+export function itemOf(request: ReceivedRequest): number {
 	try {
 		const { data } = JSON.parse(request.body.toString('utf8')) as {
 			data: { message?: unknown; context?: { m?: unknown } };
@@ -133,11 +139,11 @@ export function itemOf(request: FaultyRequest): number {
 	return 1;
 }
 
-function signatureOf(request: FaultyRequest): string {
+function signatureOf(request: ReceivedRequest): string {
 	return String(request.headers['x-service-signature']);
 }
 
-function timestampOf(request: FaultyRequest): number {
+function timestampOf(request: ReceivedRequest): number {
 	return Number(/t=(\d+)/.exec(signatureOf(request))?.[1]);
 }
 
@@ -145,7 +151,7 @@ function timestampOf(request: FaultyRequest): number {
  * The no-duplicate rule: an item reaches the service more than once only when every earlier copy
  * was provably not accepted (answered 429), and each copy has its own timestamp and signature.
  */
-export function expectNoDuplicates(requests: FaultyRequest[]): void {
+export function expectNoDuplicates(requests: ReceivedRequest[]): void {
 	for (const item of [0, 1, 2]) {
 		const copies = requests.filter((r) => itemOf(r) === item);
 		copies.slice(0, -1).forEach((earlier) => {
@@ -182,10 +188,10 @@ function sendAnswer(spec: AnswerSpec, base: string, res: Parameters<typeof answe
 }
 
 /** Sets the receiver (and DNS) up for the case's fault. */
-function arm(c: MatrixCase, receiver: FaultyReceiver): void {
+function arm(c: MatrixCase, receiver: Receiver): void {
 	const fault = c.fault;
 	const attempts = new Map<number, number>();
-	receiver.respondWith((request, res) => {
+	receiver.respondWith((request, res, req) => {
 		const item = itemOf(request);
 		const attempt = attempts.get(item) ?? 0;
 		attempts.set(item, attempt + 1);
@@ -197,7 +203,7 @@ function arm(c: MatrixCase, receiver: FaultyReceiver): void {
 			if (fault.kind === 'dns')
 				for (let i = 0; i < fault.times; i++) dnsQueue.push({ error: fault.code });
 		}
-		if (item !== 1 || !fault) return acceptJson(request, res, undefined as never);
+		if (item !== 1 || !fault) return acceptWithJson(request, res, req);
 		switch (fault.kind) {
 			case 'answers':
 				return sendAnswer(
@@ -211,21 +217,11 @@ function arm(c: MatrixCase, receiver: FaultyReceiver): void {
 				res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': '100' });
 				return void res.write('{"runId":', () => res.socket?.resetAndDestroy());
 			case 'slowHeaders':
-				return receiver.later(fault.ms, () => acceptJson(request, res, undefined as never));
-			case 'trickle': {
-				res.writeHead(200, { 'Content-Type': 'text/plain' });
-				let sent = 0;
-				const drip = () => {
-					if (!writable(res)) return;
-					if (sent >= fault.totalMs) return void res.end();
-					sent += fault.everyMs;
-					res.write('.');
-					receiver.later(fault.everyMs, drip);
-				};
-				return drip();
-			}
+				return receiver.later(fault.ms, () => acceptWithJson(request, res, req));
+			case 'trickle':
+				return trickle({ everyMs: fault.everyMs, forMs: fault.totalMs })(request, res, req);
 			default:
-				return acceptJson(request, res, undefined as never);
+				return acceptWithJson(request, res, req);
 		}
 	});
 }
@@ -234,7 +230,7 @@ export interface CaseRun {
 	run?: IRun;
 	thrown?: unknown;
 	logged: string[];
-	requests: FaultyRequest[];
+	requests: ReceivedRequest[];
 	authenticateCalls: number;
 	host: string;
 	secret: string;
@@ -325,7 +321,7 @@ export function expectCleanRun(c: MatrixCase, result: CaseRun): void {
 	expectNoDuplicates(result.requests);
 }
 
-function expectAccepted(item: INodeExecutionData, index: number, requests: FaultyRequest[]) {
+function expectAccepted(item: INodeExecutionData, index: number, requests: ReceivedRequest[]) {
 	const mine = requests.filter((r) => itemOf(r) === index);
 	const last = mine[mine.length - 1];
 	expect(item.pairedItem).toEqual({ item: index });

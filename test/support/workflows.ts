@@ -7,9 +7,9 @@ import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../../credentials/common/credentialType';
 import { manualTriggerNode, pinnedItems } from '../../dev/baseNodes';
 import type { RunOptions } from '../../dev/engine';
+import { NODE_TYPE } from '../../dev/packageNames';
 
-export { CREDENTIAL_TYPE };
-export const NODE_TYPE = 'n8n-nodes-automation-service.triggerAutomation';
+export { CREDENTIAL_TYPE, NODE_TYPE };
 export const NODE_NAME = 'Trigger Automation';
 
 export interface TriggerWorkflow {

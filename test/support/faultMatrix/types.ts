@@ -9,7 +9,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import type { FaultyRequest } from '../faultyReceiver';
+import type { ReceivedRequest } from '../receiver';
 import type { Odd } from '../oddItems';
 
 export type Group =
@@ -70,7 +70,7 @@ export type Outcome =
 	| {
 			kind: 'sent';
 			/** Checks on the `data` of the body the service received for item 1. */
-			check?: (data: { message: string; context?: IDataObject }, request: FaultyRequest) => void;
+			check?: (data: { message: string; context?: IDataObject }, request: ReceivedRequest) => void;
 			statusCode?: number;
 			/** The `response` of item 1's output (default: the receiver's JSON answer). */
 			response?: unknown;

@@ -1,21 +1,18 @@
+// @ts-check
 /**
  * `npm start`'s command line: strict flags (a mistyped or valueless flag is an error with the usage
  * text, never a silent offline run) and every local check of a `--url` trigger (the webhook URL's
  * shape, the message, the context, the secret in AUTOMATION_SIGNING_SECRET), so that nothing is
- * built and nothing is sent until all of them passed. dev/start.js runs this module straight from
- * source before the build, so it imports nothing that needs one: only node:util and the webhook URL
- * rules the credential itself applies (no n8n module).
+ * built and nothing is sent until all of them passed; and the node's messages in the CLI user's
+ * terms. Plain JavaScript, so that dev/start.js runs it before anything is built (Node 20 runs no
+ * TypeScript); dev/demo.ts imports it as it is. The webhook URL's rules are the credential's own
+ * (credentials/common/webhookUrl.ts), TypeScript: each caller passes them in, loaded as it can.
  */
-import { parseArgs } from 'node:util';
+const { parseArgs } = require('node:util');
 
-import type { IDataObject } from 'n8n-workflow';
+const SECRET_VARIABLE = 'AUTOMATION_SIGNING_SECRET';
 
-import { isPlainObject } from '../credentials/common/plainObject';
-import { parseWebhookUrl } from '../credentials/common/webhookUrl';
-
-export const SECRET_VARIABLE = 'AUTOMATION_SIGNING_SECRET';
-
-export const USAGE = `Usage: npm start [-- <options>]
+const USAGE = `Usage: npm start [-- <options>]
 
 Without options: runs every example workflow through n8n's engine against the local simulator
 (offline) and prints the runs it recorded.
@@ -28,46 +25,53 @@ Without options: runs every example workflow through n8n's engine against the lo
   --context <JSON>        Optional JSON object sent as data.context.
   -h, --help              This text.`;
 
-export class UsageError extends Error {}
+class UsageError extends Error {}
 
-export interface TriggerCommand {
-	kind: 'trigger';
-	url: string;
-	message: string;
-	context?: IDataObject;
-	/** From the environment, never from a flag: a flag would show in the process list. */
-	signingSecret: string;
-}
+/**
+ * @typedef {import('n8n-workflow').IDataObject} IDataObject
+ *
+ * @typedef {object} TriggerCommand
+ * @property {'trigger'} kind
+ * @property {string} url
+ * @property {string} message
+ * @property {IDataObject} [context]
+ * @property {string} signingSecret From the environment, never from a flag: a flag would show in
+ *   the process list.
+ *
+ * @typedef {{ kind: 'help' }
+ *   | { kind: 'examples'; port: number }
+ *   | { kind: 'serve'; port: number }
+ *   | TriggerCommand} DemoCommand
+ *
+ * @typedef {(url: string) => unknown} WebhookUrlRule The credential's parseWebhookUrl: throws,
+ *   saying what to change, when the text is not a webhook URL.
+ */
 
-export type DemoCommand =
-	| { kind: 'help' }
-	| { kind: 'examples'; port: number }
-	| { kind: 'serve'; port: number }
-	| TriggerCommand;
-
-function kindOf(value: unknown): string {
-	if (value === null) return 'null';
-	if (Array.isArray(value)) return 'an array';
-	return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
-}
-
-function contextFrom(text: string): IDataObject {
-	let parsed: unknown;
+/**
+ * @param {string} text
+ * @returns {IDataObject}
+ */
+function contextFrom(text) {
+	/** @type {unknown} */
+	let parsed;
 	try {
 		parsed = JSON.parse(text);
 	} catch (error) {
-		throw new UsageError(`--context is not valid JSON: ${(error as Error).message}`);
+		throw new UsageError(`--context is not valid JSON: ${/** @type {Error} */ (error).message}`);
 	}
-	if (!isPlainObject(parsed)) {
-		throw new UsageError(
-			`--context must be a JSON object such as '{"orderId": 42}', but it is ${kindOf(parsed)}`,
-		);
+	// JSON.parse makes no objects but plain ones: what is not an array or a primitive is one.
+	if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+		throw new UsageError(`--context must be a JSON object, in braces: such as '{"orderId": 42}'`);
 	}
-	return parsed;
+	return /** @type {IDataObject} */ (parsed);
 }
 
-/** The secret as the user set it, or why it cannot sign; never echoes the value. */
-function signingSecretFrom(env: NodeJS.ProcessEnv): string {
+/**
+ * The secret as the user set it, or why it cannot sign; never echoes the value.
+ * @param {NodeJS.ProcessEnv} env
+ * @returns {string}
+ */
+function signingSecretFrom(env) {
 	const secret = env[SECRET_VARIABLE];
 	if (secret === undefined || secret === '') {
 		throw new UsageError(
@@ -84,7 +88,13 @@ function signingSecretFrom(env: NodeJS.ProcessEnv): string {
 	return secret;
 }
 
-export function parseDemoArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): DemoCommand {
+/**
+ * @param {string[]} argv
+ * @param {NodeJS.ProcessEnv} env
+ * @param {WebhookUrlRule} checkWebhookUrl Called only when --url is given.
+ * @returns {DemoCommand}
+ */
+function parseDemoArgs(argv, env, checkWebhookUrl) {
 	let values;
 	try {
 		({ values } = parseArgs({
@@ -101,11 +111,11 @@ export function parseDemoArgs(argv: string[], env: NodeJS.ProcessEnv = process.e
 			},
 		}));
 	} catch (error) {
-		throw new UsageError((error as Error).message);
+		throw new UsageError(/** @type {Error} */ (error).message);
 	}
 	if (values.help) return { kind: 'help' };
 	if (values.url === undefined) {
-		for (const flag of ['message', 'context'] as const) {
+		for (const flag of /** @type {const} */ (['message', 'context'])) {
 			if (values[flag] !== undefined) throw new UsageError(`--${flag} is only used with --url`);
 		}
 		const port = values.port === undefined ? 0 : Number(values.port);
@@ -114,13 +124,13 @@ export function parseDemoArgs(argv: string[], env: NodeJS.ProcessEnv = process.e
 		}
 		return { kind: values.serve ? 'serve' : 'examples', port };
 	}
-	for (const flag of ['serve', 'port'] as const) {
+	for (const flag of /** @type {const} */ (['serve', 'port'])) {
 		if (values[flag] !== undefined) throw new UsageError(`--${flag} is not used with --url`);
 	}
 	try {
-		parseWebhookUrl(values.url);
+		checkWebhookUrl(values.url);
 	} catch (error) {
-		throw new UsageError(`--url: ${(error as Error).message}`);
+		throw new UsageError(`--url: ${/** @type {Error} */ (error).message}`);
 	}
 	if (values.message === undefined) {
 		throw new UsageError('--url sends one trigger: give its instruction with --message "<text>"');
@@ -140,7 +150,8 @@ export function parseDemoArgs(argv: string[], env: NodeJS.ProcessEnv = process.e
 
 // The node's messages speak to someone who set up a credential in n8n; the CLI user set a flag and
 // an environment variable, and runs no n8n.
-const CLI_TERMS: Array<[RegExp, string]> = [
+/** @type {Array<[RegExp, string]>} */
+const CLI_TERMS = [
 	[/copy the new one from its Webhook details into the credential/g, 'give the new one with --url'],
 	[/the credential's webhook URL/g, 'the URL given with --url'],
 	[/the credential's signing secret/g, SECRET_VARIABLE],
@@ -149,10 +160,16 @@ const CLI_TERMS: Array<[RegExp, string]> = [
 	[/this item's data/g, 'the --message and --context given'],
 ];
 
-/** A message of the node, in the terms of what the CLI user set. */
-export function inCliTerms(text: string): string {
+/**
+ * A message of the node, in the terms of what the CLI user set.
+ * @param {string} text
+ * @returns {string}
+ */
+function inCliTerms(text) {
 	return CLI_TERMS.reduce(
 		(result, [phrase, replacement]) => result.replace(phrase, replacement),
 		text,
 	);
 }
+
+module.exports = { SECRET_VARIABLE, USAGE, UsageError, parseDemoArgs, inCliTerms };
