@@ -45,13 +45,21 @@ export function appDir(app: N8nApp): string {
 	return join(APPS_DIR, app.id);
 }
 
+function n8nManifest(app: N8nApp): string {
+	return join(appDir(app), 'node_modules', 'n8n', 'package.json');
+}
+
+/** What to run when the app is not installed yet; undefined once it is. */
+export function notInstalled(app: N8nApp): string | undefined {
+	if (existsSync(n8nManifest(app))) return undefined;
+	return `n8n is not installed in e2e/.apps/${app.id}: run bash e2e/install.sh ${app.id} once (a few minutes; about 2 GB on disk)`;
+}
+
 /** The pinned n8n version, from the app's lockfile-backed install. */
 export function appVersion(app: N8nApp): string {
-	const manifest = join(appDir(app), 'node_modules', 'n8n', 'package.json');
-	if (!existsSync(manifest)) {
-		throw new Error(`${app.id} is not installed: run bash e2e/install.sh first`);
-	}
-	return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
+	const problem = notInstalled(app);
+	if (problem) throw new Error(problem);
+	return (JSON.parse(readFileSync(n8nManifest(app), 'utf8')) as { version: string }).version;
 }
 
 const nodeBinaries = new Map<number, string>();

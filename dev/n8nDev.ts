@@ -1,8 +1,9 @@
 /**
- * `npm run dev`: the pinned real n8n (e2e/.apps, installed by `bash e2e/install.sh`) with the freshly
- * built package installed as a community package, the simulator, a credential for every example
- * pointing at it, and the example workflows imported. Running it again while one runs rebuilds,
- * stops the running one and starts anew with the same database.
+ * `npm run dev` (through dev/dev.js): the pinned real n8n (e2e/.apps, installed by
+ * `bash e2e/install.sh n8n-2`) with the freshly built package installed as a community package,
+ * the simulator, a credential for every example pointing at it, and the example workflows imported.
+ * Running it again while one runs rebuilds, stops the running one and starts anew with the same
+ * database.
  *
  *   npm run dev                 n8n 2.x on Node 24, editor on http://127.0.0.1:5678
  *   npm run dev -- --n8n 1      n8n 1.x on Node 20
@@ -31,9 +32,16 @@ const AUTOMATION = 'dev-automation';
 // The simulator's own secret: it stands for a real one only on this machine.
 const SECRET = 'dev_simulator_signing_secret';
 
-function option(name: string, fallback: string): string {
-	const index = process.argv.indexOf(`--${name}`);
-	return index === -1 ? fallback : (process.argv[index + 1] ?? fallback);
+/** `npm run dev`'s flags; dev/dev.js reads them too, to check the app before the build. */
+export function devOptions(argv: string[]): { app: N8nApp; port: number } {
+	const option = (name: string, fallback: string) => {
+		const index = argv.indexOf(`--${name}`);
+		return index === -1 ? fallback : (argv[index + 1] ?? fallback);
+	};
+	return {
+		app: APPS[option('n8n', '2') === '1' ? 'n8n-1' : 'n8n-2'],
+		port: Number(option('port', '5678')),
+	};
 }
 
 /** Stops the dev n8n a previous `npm run dev` left running (its pid is kept beside its data). */
@@ -157,8 +165,7 @@ After a change: npm run dev (rebuilds, restarts this one). Ctrl+C stops.`);
 }
 
 async function main(): Promise<void> {
-	const app: N8nApp = APPS[option('n8n', '2') === '1' ? 'n8n-1' : 'n8n-2'];
-	const port = Number(option('port', '5678'));
+	const { app, port } = devOptions(process.argv.slice(2));
 	const pidFile = join(PACKAGE_DIR, '.dev-n8n', 'dev.pid');
 	mkdirSync(dirname(pidFile), { recursive: true });
 	await stopPrevious(pidFile);
