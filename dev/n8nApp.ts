@@ -314,8 +314,11 @@ export const OWNER = {
 	lastName: 'Owner',
 };
 
-/** Makes the owner of a fresh instance (what the first visit to the editor asks for). */
-export async function setUpOwner(instance: N8nInstance): Promise<void> {
+/**
+ * Makes the owner of a fresh instance (what the first visit to the editor asks for). Resolves to
+ * the owner's session cookie, for the REST API.
+ */
+export async function setUpOwner(instance: N8nInstance): Promise<string> {
 	const response = await fetch(`${instance.baseUrl}/rest/owner/setup`, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json' },
@@ -324,4 +327,8 @@ export async function setUpOwner(instance: N8nInstance): Promise<void> {
 	if (!response.ok) {
 		throw new Error(`owner setup failed: ${response.status} ${await response.text()}`);
 	}
+	return response.headers
+		.getSetCookie()
+		.map((cookie) => cookie.split(';')[0])
+		.join('; ');
 }
