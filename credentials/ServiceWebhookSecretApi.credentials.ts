@@ -6,6 +6,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { SECRET_NOT_PROVEN } from './common/checkCredential';
 import { CREDENTIAL_TYPE } from './common/credentialType';
 import { signRequest } from './common/signRequest';
 
@@ -31,7 +32,8 @@ export class ServiceWebhookSecretApi implements ICredentialType {
 	properties: INodeProperties[] = [
 		{
 			displayName:
-				'Testing checks the URL and the secret here, then sends one unsigned HEAD request to the URL to prove the host is reachable. It never sends a signed request: every signed request would start a run.',
+				'A passing test ("Connection tested successfully") means: the URL is well-formed, the secret is present without stray whitespace, and the host answered one unsigned HEAD request. ' +
+				SECRET_NOT_PROVEN,
 			name: 'testNotice',
 			type: 'notice',
 			default: '',

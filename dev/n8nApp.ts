@@ -6,11 +6,12 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
+import { APPS_DIR, notInstalled } from './devCli';
 import { PACKAGE_DIR } from './packageDir';
 import { PACKAGE_NAME } from './packageNames';
 
@@ -23,7 +24,7 @@ export interface N8nApp {
 	env: Record<string, string>;
 }
 
-export const APPS_DIR = join(PACKAGE_DIR, 'e2e', '.apps');
+export { APPS_DIR };
 
 /**
  * An app as its folder describes it: `e2e/.apps/<id>/package.json` pins n8n and the overrides it
@@ -44,13 +45,15 @@ export function appDir(app: N8nApp): string {
 	return join(APPS_DIR, app.id);
 }
 
+function n8nManifest(app: N8nApp): string {
+	return join(appDir(app), 'node_modules', 'n8n', 'package.json');
+}
+
 /** The pinned n8n version, from the app's lockfile-backed install. */
 export function appVersion(app: N8nApp): string {
-	const manifest = join(appDir(app), 'node_modules', 'n8n', 'package.json');
-	if (!existsSync(manifest)) {
-		throw new Error(`${app.id} is not installed: run bash e2e/install.sh first`);
-	}
-	return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
+	const problem = notInstalled(app.id);
+	if (problem) throw new Error(problem);
+	return (JSON.parse(readFileSync(n8nManifest(app), 'utf8')) as { version: string }).version;
 }
 
 const nodeBinaries = new Map<number, string>();
@@ -305,8 +308,11 @@ export const OWNER = {
 	lastName: 'Owner',
 };
 
-/** Makes the owner of a fresh instance (what the first visit to the editor asks for). */
-export async function setUpOwner(instance: N8nInstance): Promise<void> {
+/**
+ * Makes the owner of a fresh instance (what the first visit to the editor asks for). Resolves to
+ * the owner's session cookie, for the REST API.
+ */
+export async function setUpOwner(instance: N8nInstance): Promise<string> {
 	const response = await fetch(`${instance.baseUrl}/rest/owner/setup`, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json' },
@@ -315,4 +321,8 @@ export async function setUpOwner(instance: N8nInstance): Promise<void> {
 	if (!response.ok) {
 		throw new Error(`owner setup failed: ${response.status} ${await response.text()}`);
 	}
+	return response.headers
+		.getSetCookie()
+		.map((cookie) => cookie.split(';')[0])
+		.join('; ');
 }

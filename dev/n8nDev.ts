@@ -1,8 +1,9 @@
 /**
- * `npm run dev`: the pinned real n8n (e2e/.apps, installed by `bash e2e/install.sh`) with the freshly
- * built package installed as a community package, the simulator, a credential for every example
- * pointing at it, and the example workflows imported. Running it again while one runs rebuilds,
- * stops the running one and starts anew with the same database.
+ * `npm run dev` (through dev/dev.js): the pinned real n8n (e2e/.apps, installed by
+ * `bash e2e/install.sh n8n-2`) with the freshly built package installed as a community package,
+ * the simulator, a credential for every example pointing at it, and the example workflows imported.
+ * Running it again while one runs rebuilds, stops the running one and starts anew with the same
+ * database.
  *
  *   npm run dev                 n8n 2.x on Node 24, editor on http://127.0.0.1:5678
  *   npm run dev -- --n8n 1      n8n 1.x on Node 20
@@ -21,6 +22,7 @@ import {
 } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
+import { devOptions } from './devCli';
 import type { N8nApp } from './n8nApp';
 import { APPS, N8nInstance, OWNER, appDir, appVersion, setUpOwner } from './n8nApp';
 import { PACKAGE_DIR } from './packageDir';
@@ -32,9 +34,10 @@ const AUTOMATION = 'dev-automation';
 // The simulator's own secret: it stands for a real one only on this machine.
 const SECRET = 'dev_simulator_signing_secret';
 
-function option(name: string, fallback: string): string {
-	const index = process.argv.indexOf(`--${name}`);
-	return index === -1 ? fallback : (process.argv[index + 1] ?? fallback);
+/** `npm run dev`'s flags (dev/devCli.js, which dev/dev.js checks before the build). */
+function options(argv: string[]): { app: N8nApp; port: number } {
+	const { appId, port } = devOptions(argv);
+	return { app: APPS[appId], port };
 }
 
 /** Stops the dev n8n a previous `npm run dev` left running (its pid is kept beside its data). */
@@ -158,8 +161,7 @@ After a change: npm run dev (rebuilds, restarts this one). Ctrl+C stops.`);
 }
 
 async function main(): Promise<void> {
-	const app: N8nApp = APPS[option('n8n', '2') === '1' ? 'n8n-1' : 'n8n-2'];
-	const port = Number(option('port', '5678'));
+	const { app, port } = options(process.argv.slice(2));
 	const pidFile = join(PACKAGE_DIR, '.dev-n8n', 'dev.pid');
 	mkdirSync(dirname(pidFile), { recursive: true });
 	await stopPrevious(pidFile);

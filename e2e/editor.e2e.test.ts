@@ -339,7 +339,7 @@ for (const app of Object.values(APPS)) {
 			await page.getByText(reason).locator('visible=true').first().waitFor();
 		}
 
-		it("the credential dialog's test: OK for the service, with no run started; the form says what it checks", async () => {
+		it("the credential dialog's test: OK for the service, with no run started; the form says what a pass means and that it cannot tell whether the secret is right", async () => {
 			const { page } = editor;
 			const before = { requests: simulator.requests, runs: simulator.runs(ID).length };
 			// Opening a saved credential runs its test.
@@ -350,7 +350,9 @@ for (const app of Object.values(APPS)) {
 				.click();
 			await page.getByTestId('credentials-config-container-test-success').waitFor();
 			await page
-				.getByText(/sends one unsigned HEAD request/)
+				.getByText(
+					/host answered one unsigned HEAD request\. The test cannot tell whether the secret is right/,
+				)
 				.first()
 				.waitFor();
 			await editor.screenshot('credential-test-ok');

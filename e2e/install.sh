@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Installs what the end-to-end suite and `npm run dev` run: the n8n apps in e2e/.apps named on the
-# command line (default: the two CI runs, n8n-2 and n8n-1), each from its lockfile on the Node.js
-# major its package.json names (`n8nApp.nodeMajor`), n8n's sqlite3 built from source, Debian's
-# Chromium, and Redis and PostgreSQL for the queue-mode run. Safe to run again: an installed part is
-# only checked. `npm run test:compat` runs it for each app of the compatibility run.
+# Installs what the end-to-end suite and `npm run dev` run, the parts named on the command line:
+# - an n8n app of e2e/.apps by its folder name (n8n-2, n8n-1, n8n-<version>), from its lockfile on the
+#   Node.js major its package.json names (`n8nApp.nodeMajor`), with n8n's sqlite3 built from source;
+# - chromium (Debian's, for the editor suite), redis and postgresql (for the queue-mode run).
+# No arguments: all CI needs (n8n-2 n8n-1 chromium redis postgresql). The editor (`npm run dev`)
+# needs only its app: `bash e2e/install.sh n8n-2`. Safe to run again: an installed part is only
+# checked. `npm run test:compat` runs it for each app of the compatibility run, with chromium.
 #
 # Why the flags: install scripts stay off (their prebuilt downloads cannot be reached here) and
 # --legacy-peer-deps matches how the lockfiles were made; `npm install` with the lockfile rather
@@ -12,8 +14,22 @@
 # top-level node_modules into dist, and skips dot folders.
 set -euo pipefail
 cd "$(dirname "$0")/.apps"
-apps=("$@")
-[ ${#apps[@]} -gt 0 ] || apps=(n8n-2 n8n-1)
+parts=("$@")
+[ ${#parts[@]} -gt 0 ] || parts=(n8n-2 n8n-1 chromium redis postgresql)
+apps=()
+system=()
+for part in "${parts[@]}"; do
+	case $part in
+	chromium | redis | postgresql) system+=("$part") ;;
+	*)
+		[ -f "$part/package.json" ] || {
+			echo "no app $part in e2e/.apps (a part is an app folder there, chromium, redis or postgresql)"
+			exit 1
+		}
+		apps+=("$part")
+		;;
+	esac
+done
 
 node_bin() { # the bin folder of a Node.js of the given major (npm's node@<major>, if not this one)
 	if [ "$(node -p 'process.versions.node.split(".")[0]')" = "$1" ]; then
@@ -36,7 +52,6 @@ start=$SECONDS
 pids=()
 status=0
 for app in "${apps[@]}"; do
-	[ -f "$app/package.json" ] || { echo "no app $app in e2e/.apps"; exit 1; }
 	if [ ${#pids[@]} -ge 2 ]; then
 		wait "${pids[0]}" || status=1
 		pids=("${pids[@]:1}")
@@ -47,7 +62,7 @@ done
 for pid in "${pids[@]}"; do wait "$pid" || status=1; done
 for app in "${apps[@]}"; do cat "$app.install.log"; done
 [ $status -eq 0 ] || { echo "installing the n8n apps failed"; exit 1; }
-echo "n8n apps installed in $((SECONDS - start)) s"
+[ ${#apps[@]} -eq 0 ] || echo "n8n apps installed in $((SECONDS - start)) s"
 
 # sqlite3 (n8n's default database) has no prebuilt binary to be had here: build it from source
 # against the system Node's headers (N-API, so one build serves every Node major), once per sqlite3
@@ -74,11 +89,15 @@ for app in "${apps[@]}"; do
 done
 
 # Debian's Chromium for the editor suite; Redis and PostgreSQL for the queue-mode run
-# (dev/queueMode.ts: n8n's main and workers share them).
+# (e2e/support/queueServices.ts: n8n's main and workers share them).
 packages=()
-[ -x /usr/bin/chromium ] || packages+=(chromium)
-command -v redis-server >/dev/null || packages+=(redis-server)
-ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || packages+=(postgresql)
+for part in "${system[@]}"; do
+	case $part in
+	chromium) [ -x /usr/bin/chromium ] || packages+=(chromium) ;;
+	redis) command -v redis-server >/dev/null || packages+=(redis-server) ;;
+	postgresql) ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || packages+=(postgresql) ;;
+	esac
+done
 if [ ${#packages[@]} -gt 0 ]; then
 	start=$SECONDS
 	apt-get update -qq
@@ -98,7 +117,19 @@ echo "Installed, one line per part:"
 for app in "${apps[@]}"; do
 	echo "  e2e/.apps/$app: n8n $(node -p 'require("./'"$app"'/node_modules/n8n/package.json").version')"
 done
-echo "  $(/usr/bin/chromium --version 2>/dev/null)"
-echo "  $(redis-server --version | cut -d' ' -f1-3)"
-echo "  PostgreSQL $(basename "$(dirname "$(ls -d /usr/lib/postgresql/*/bin | tail -1)")")"
-echo "Next: npm run test:e2e (the end-to-end suite), npm run dev (the editor with this package)"
+for part in "${system[@]}"; do
+	case $part in
+	chromium) echo "  $(/usr/bin/chromium --version 2>/dev/null)" ;;
+	redis) echo "  $(redis-server --version | cut -d' ' -f1-3)" ;;
+	postgresql) echo "  PostgreSQL $(basename "$(dirname "$(ls -d /usr/lib/postgresql/*/bin | tail -1)")")" ;;
+	esac
+done
+next=''
+[ ${#system[@]} -eq 0 ] || next='npm run test:e2e (the end-to-end suite)'
+case " ${apps[*]} " in
+*' n8n-2 '*) next="${next:+$next, }npm run dev (the editor with this package)" ;;
+*' n8n-1 '*) next="${next:+$next, }npm run dev -- --n8n 1 (the editor with this package)" ;;
+esac
+[ -x ../../node_modules/.bin/n8n-node ] ||
+	next="npm ci --ignore-scripts --legacy-peer-deps (this checkout has no node_modules yet)${next:+, then $next}"
+[ -z "$next" ] || echo "Next: $next"

@@ -5,13 +5,16 @@ import { checkCredential } from '../credentials/common/checkCredential';
 const SECRET = 'cred_secret_4f1d';
 
 describe('credential test: checks locally, sends nothing', () => {
-	it('OK names the automation and says nothing was sent', () => {
+	it('OK names the automation, says nothing was sent, and does not claim the secret is right', () => {
 		const result = checkCredential({
 			webhookUrl: 'https://svc.example.com/webhooks/cloud/abc',
 			signingSecret: SECRET,
 		});
 		expect(result.status).toBe('OK');
-		expect(result.message).toMatch(/automation "abc".*Nothing was sent/);
+		expect(result.message).toMatch(/automation "abc".*without stray whitespace; nothing was sent/);
+		expect(result.message).toContain(
+			'The test cannot tell whether the secret is right, as any signed request would start a run',
+		);
 	});
 
 	it('warns about http://', () => {

@@ -52,7 +52,7 @@ describe('the credential test proves the host answers, and starts no run', () =>
 		expect(result).toMatchObject({
 			status: 'OK',
 			message: expect.stringMatching(
-				/answered an unsigned request \(HTTP 405\).*no run was created/,
+				/answered an unsigned HEAD request \(HTTP 405\); no run was created\. The test cannot tell whether the secret is right/,
 			),
 		});
 		expect(simulator.requests).toBe(before.requests + 1);

@@ -10,6 +10,12 @@ import { describeSecretProblem } from './signature';
 import type { WebhookTarget } from './webhookUrl';
 import { parseWebhookUrl } from './webhookUrl';
 
+/** What a passing test cannot prove: said by the credential's notice and by both halves' OK. */
+export const SECRET_NOT_PROVEN =
+	'The test cannot tell whether the secret is right, as any signed request would start a run: the ' +
+	"first trigger shows that (a wrong secret gets 403), and the node's Options → Preview Only shows " +
+	'the signed request without sending it.';
+
 /** The sentence both halves of the credential test add for a URL that is not encrypted. */
 export function plainHttpNote(url: string): string {
 	return url.startsWith('http:')
@@ -29,8 +35,8 @@ export function checkCredential(data: ICredentialDataDecryptedObject): INodeCred
 	return {
 		status: 'OK',
 		message:
-			`Webhook URL and signing secret are well-formed (automation "${target.automationId}"). ` +
-			'Nothing was sent, so no run was created; the first trigger proves the secret.' +
+			`The URL is well-formed (automation "${target.automationId}") and the secret is present ` +
+			`without stray whitespace; nothing was sent. ${SECRET_NOT_PROVEN}` +
 			plainHttpNote(target.url),
 	};
 }

@@ -74,10 +74,13 @@ function reason(error: unknown): string {
 	return text.slice(0, 240);
 }
 
-/** Installs the app with e2e/install.sh; the reason it could not, or its time in seconds. */
+/**
+ * Installs the app, and Chromium for the editor checks, with e2e/install.sh; the reason it could not,
+ * or its time in seconds.
+ */
 function install(app: N8nApp): { seconds: number } | { problem: string } {
 	const started = Date.now();
-	const result = spawnSync('bash', [join(PACKAGE_DIR, 'e2e', 'install.sh'), app.id], {
+	const result = spawnSync('bash', [join(PACKAGE_DIR, 'e2e', 'install.sh'), app.id, 'chromium'], {
 		encoding: 'utf8',
 	});
 	if (result.status === 0) return { seconds: Math.round((Date.now() - started) / 1000) };

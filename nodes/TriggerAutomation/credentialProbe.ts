@@ -10,7 +10,7 @@ import type {
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
 
-import { plainHttpNote } from '../../credentials/common/checkCredential';
+import { SECRET_NOT_PROVEN, plainHttpNote } from '../../credentials/common/checkCredential';
 import type { WebhookTarget } from '../../credentials/common/webhookUrl';
 import { failureFromAnswer } from './serviceAnswer';
 import { failureFromError } from './noAnswer';
@@ -63,9 +63,9 @@ export async function probeWebhook(
 	return {
 		status: 'OK',
 		message:
-			`Webhook URL and signing secret are well-formed (automation "${target.automationId}"), and ` +
-			`${host} answered an unsigned request (HTTP ${statusCode}). Nothing signed was sent, so no ` +
-			'run was created; the first trigger proves the secret.' +
+			`The URL is well-formed (automation "${target.automationId}"), the secret is present ` +
+			`without stray whitespace, and ${host} answered an unsigned HEAD request (HTTP ` +
+			`${statusCode}); no run was created. ${SECRET_NOT_PROVEN}` +
 			plainHttpNote(target.url),
 	};
 }
