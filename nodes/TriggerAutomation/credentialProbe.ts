@@ -48,7 +48,10 @@ export async function probeWebhook(
 			timeout: PROBE_TIMEOUT_MS,
 		})) as LegacyResponse;
 	} catch (error) {
-		return { status: 'Error', message: failureFromError(error, info).message };
+		const { kind, message, description } = failureFromError(error, info);
+		// n8n's own refusal (SSRF protection …) says in its description what the admin can do.
+		const fix = kind === 'input' && description ? `. ${description}` : '';
+		return { status: 'Error', message: `${message}${fix}` };
 	}
 	const { statusCode } = response;
 	if (statusCode >= 300 && statusCode < 400) {

@@ -72,8 +72,11 @@ export function inContext(mode: ContextMode): string {
 	return `${LABELS.context} → ${CONTEXT_MODES[mode].name}`;
 }
 
-/** The node's subtitle on the canvas: what it sends, by Context choice. */
-export const SUBTITLE = `={{ ${JSON.stringify(
+/** The subtitle's first words while Options → Preview Only is on: the canvas shows nothing is sent. */
+export const PREVIEW_SUBTITLE = 'Preview only, nothing sent';
+
+/** The node's subtitle on the canvas: what it sends, by Context choice, or that it sends nothing. */
+export const SUBTITLE = `={{ ($parameter["options"]["previewOnly"] ? ${JSON.stringify(`${PREVIEW_SUBTITLE}: `)} : "") + ${JSON.stringify(
 	Object.fromEntries(Object.entries(CONTEXT_MODES).map(([mode, { subtitle }]) => [mode, subtitle])),
 )}[$parameter["contextMode"]] }}`;
 

@@ -11,7 +11,8 @@ import type { WebhookTarget } from '../../credentials/common/webhookUrl';
 import { parseWebhookUrl } from '../../credentials/common/webhookUrl';
 import { acceptedItems } from './acceptedItems';
 import type { Execution, Target } from './execution';
-import { badInput } from './failure';
+import { TriggerError, badInput } from './failure';
+import { failuresHint, previewHint } from './hints';
 import { errorItem, toNodeError } from './nodeError';
 import { readOptions } from './options';
 import type { SendItem, Sending } from './sending';
@@ -38,10 +39,20 @@ async function readTarget(ctx: IExecuteFunctions): Promise<Target> {
 export async function triggerAutomations(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const results: INodeExecutionData[] = [];
+	const failed = { items: 0, mayHaveRun: 0 };
+	const answer = (preview: boolean) => {
+		if (preview) this.addExecutionHints(previewHint());
+		if (failed.items > 0) {
+			this.addExecutionHints(failuresHint(failed.items, failed.mayHaveRun, items.length));
+		}
+		return [results];
+	};
 	const fail = (error: unknown, itemIndex: number) => {
 		const nodeError = toNodeError(this, error, itemIndex);
 		if (!this.continueOnFail()) throw nodeError;
 		results.push(errorItem(nodeError, itemIndex));
+		failed.items++;
+		if (error instanceof TriggerError && error.failure.mayHaveRun) failed.mayHaveRun++;
 	};
 
 	let execution: Execution;
@@ -52,7 +63,7 @@ export async function triggerAutomations(this: IExecuteFunctions): Promise<INode
 	} catch (error) {
 		// A problem of the node's settings: every item gets it, nothing is sent.
 		items.forEach((_, itemIndex) => fail(error, itemIndex));
-		return [results];
+		return answer(false);
 	}
 
 	const accepted = acceptedItems(this);
@@ -97,5 +108,5 @@ export async function triggerAutomations(this: IExecuteFunctions): Promise<INode
 	} finally {
 		accepted?.finish(retryFollows);
 	}
-	return [results];
+	return answer(execution.options.preview);
 }

@@ -39,6 +39,9 @@ export interface RequestInfo {
 export const MAY_HAVE_RUN =
 	"The run may or may not have been created: check the automation's run history before running this item again.";
 
+export const NOTHING_SENT =
+	'Nothing was sent, so no run was created: once this is fixed, run the item again.';
+
 /** An item that ended without an accepted answer. */
 export class TriggerError extends Error {
 	constructor(readonly failure: Failure) {

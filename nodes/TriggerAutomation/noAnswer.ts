@@ -1,11 +1,13 @@
 /**
- * A request that got no answer → a Failure: the credential refused to sign, the connection or TLS
- * failed, or Options → Timeout passed. Only the error's code is read. What fails before the
- * request is written (refused, DNS, TLS) created no run; what fails after may have.
+ * A request that got no answer → a Failure: n8n or the credential refused to send it, the
+ * connection or TLS failed, or Options → Timeout passed. Only the error's code is read, or, for
+ * n8n's own refusal, its message and description. What fails before the request is written
+ * (refused, DNS, TLS) created no run; what fails after may have.
  */
 import { CredentialRefusal } from '../../credentials/common/credentialRefusal';
 import { LABELS, inOptions } from './description';
 import type { Failure, RequestInfo } from './failure';
+import { NOTHING_SENT } from './failure';
 
 const TLS_CODES = new Set([
 	'DEPTH_ZERO_SELF_SIGNED_CERT',
@@ -29,6 +31,19 @@ function findInChain<T>(
 		current = (current as { cause?: unknown }).cause;
 	}
 	return undefined;
+}
+
+/**
+ * n8n's request machinery refuses a request before sending it with a UserError that says why and
+ * what to do (a blocked address under SSRF protection, …). By the class's name: n8n's copy of
+ * n8n-workflow need not be the one this package sees.
+ */
+function isN8nRefusal(error: object): error is { message: string; description?: unknown } {
+	for (let proto = Object.getPrototypeOf(error); proto; proto = Object.getPrototypeOf(proto)) {
+		if ((proto as { constructor?: { name?: string } }).constructor?.name === 'UserError')
+			return true;
+	}
+	return false;
 }
 
 /** No complete answer within Options → Timeout (headers and body). */
@@ -58,6 +73,18 @@ export function failureFromError(error: unknown, request: RequestInfo): Failure 
 	// The credential refused to sign (its message says why); nothing was sent.
 	const refused = findInChain(error, (e) => (e instanceof CredentialRefusal ? e : undefined));
 	if (refused) return { kind: 'input', mayHaveRun: false, resend: false, message: refused.message };
+	const n8nRefusal = findInChain(error, (e) => (isN8nRefusal(e) ? e : undefined));
+	if (n8nRefusal) {
+		const { message, description } = n8nRefusal;
+		const fix = typeof description === 'string' && description !== '' ? `${description} ` : '';
+		return {
+			kind: 'input',
+			mayHaveRun: false,
+			resend: false,
+			message,
+			description: `${fix}${NOTHING_SENT}`,
+		};
+	}
 	const code = findInChain(error, (e) => (typeof e.code === 'string' ? e.code : undefined)) ?? '';
 	const host = (() => {
 		try {
