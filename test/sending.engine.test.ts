@@ -99,15 +99,17 @@ describe('Sending → Adaptive (the default): as fast as the service accepts, ne
 		expect(count(receiver.requests.map(messageOf))).toEqual({ 0: 3, 1: 3, 2: 3 });
 	});
 
-	it('a service that slows down (10 ms, then 300 ms): fewer requests in flight once its answers slow', async () => {
-		const seen = service({ latencyMs: (k) => (k < 60 ? 10 : 300) });
-		const result = await run(DEFAULTS, items(200));
+	it('a service that slows down (10 ms, then 800 ms): fewer requests in flight once its answers slow', async () => {
+		const seen = service({ latencyMs: (k) => (k < 60 ? 10 : 800) });
+		const result = await run(DEFAULTS, items(260));
 		expect(result.status).toBe('success');
+		// In flight when each slow request arrived: the first round trip of them (up to 64) …
 		const slow = seen.inFlightAtArrival.slice(60);
-		const whenItSlowed = Math.max(...slow.slice(0, 40));
-		const later = Math.max(...slow.slice(-20));
-		expect(later).toBeLessThan(whenItSlowed * 0.8);
-		expect(count(seen.runs)).toEqual(Object.fromEntries(items(200).map((_, n) => [n, 1])));
+		const whenItSlowed = Math.max(...slow.slice(0, 64));
+		// … and the last requests, several round trips later.
+		const later = Math.max(...slow.slice(-15));
+		expect(later).toBeLessThan(whenItSlowed * 0.75);
+		expect(count(seen.runs)).toEqual(Object.fromEntries(items(260).map((_, n) => [n, 1])));
 	});
 
 	it('a 503 in the middle fails only its item as "may have run", which is never re-sent; the others get their runs', async () => {
@@ -143,8 +145,10 @@ describe('Sending → Adaptive (the default): as fast as the service accepts, ne
 		const result = await started.promise;
 		expect(Date.now() - stoppedAt).toBeLessThan(1_000);
 		expect(result.status).toBe('canceled');
+		// Requests in flight at Stop may still reach this receiver (it shares the event loop).
+		await wait(100);
 		const sentByThen = receiver.requests.length;
-		await wait(200);
+		await wait(300);
 		expect(receiver.requests.length).toBe(sentByThen);
 		expect(sentByThen).toBeLessThan(500);
 		expect(Object.values(count(receiver.requests.map(messageOf))).every((n) => n === 1)).toBe(true);

@@ -3,7 +3,7 @@
  * the credential (whose `authenticate` signs it), and what came back: the accepted answer or a
  * failure. Deciding whether to try again is the caller's (triggerItem.ts).
  */
-import type { IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
+import type { IHttpRequestOptions } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../../credentials/common/credentialType';
 import { SIGNATURE_HEADER, parseSignatureHeader } from '../../credentials/common/signature';
@@ -52,32 +52,20 @@ export function buildRequest(execution: Execution, body: Buffer): IHttpRequestOp
 		encoding: 'arraybuffer',
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
-		// No `timeout`: the HTTP client's stops only idle waits, and a body trickled slowly would
-		// keep the item waiting without end; `withTimeout` covers the whole answer.
+		// No `timeout`: the deadline covers connecting, headers and body alike, where the HTTP
+		// client's would add two more timers per request and stop only idle waits.
 		skipSslCertificateValidation: execution.options.ignoreSsl,
 	};
-}
-
-/**
- * The node's context as n8n's request helper sees it for one request: the helper aborts the request
- * when the context's cancel signal fires, and this one fires at Stop or when `timeout` does.
- */
-function withTimeout(ctx: IExecuteFunctions, timeout: AbortSignal): IExecuteFunctions {
-	const stop = ctx.getExecutionCancelSignal();
-	const signal = stop ? AbortSignal.any([stop, timeout]) : timeout;
-	return Object.create(ctx, {
-		getExecutionCancelSignal: { value: () => signal },
-	}) as IExecuteFunctions;
 }
 
 export async function sendAttempt(execution: Execution, body: Buffer): Promise<Attempt> {
 	const { ctx, target, options } = execution;
 	const info = requestInfo(execution, body);
 	const request = buildRequest(execution, body);
-	const timeout = AbortSignal.timeout(options.timeoutMs);
+	const deadline = execution.deadlines.forRequest(options.timeoutMs);
 	try {
 		const raw = (await ctx.helpers.httpRequestWithAuthentication.call(
-			withTimeout(ctx, timeout),
+			deadline.ctx,
 			CREDENTIAL_TYPE,
 			request,
 			// Already fetched for the URL: spares n8n fetching it again for every request.
@@ -94,7 +82,9 @@ export async function sendAttempt(execution: Execution, body: Buffer): Promise<A
 		return failure ? { failure } : { accepted: answer, signedAt: signatureTimestamp };
 	} catch (error) {
 		const stopped = ctx.getExecutionCancelSignal()?.aborted === true;
-		const timedOut = timeout.aborted && !stopped;
+		const timedOut = deadline.signal.aborted && !stopped;
 		return { failure: timedOut ? timeoutFailure(info) : failureFromError(error, info) };
+	} finally {
+		deadline.release();
 	}
 }

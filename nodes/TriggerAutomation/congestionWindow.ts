@@ -18,8 +18,9 @@ export const INITIAL_WINDOW = 4;
 // An answer is slow above twice the usual time plus this margin, so that the jitter of a fast
 // service (a few ms) is not taken for congestion.
 const SLOW_MARGIN_MS = 100;
-// The usual time is the quickest answer, drifting this share of the way toward each slower one: a
-// slowdown shrinks the window for a few round trips, a service slower for good is not held at one.
+// The usual time is the quickest answer, drifting this share of the way toward slower ones per round
+// trip (a window's worth of answers): a slowdown shrinks the window for some round trips, and a
+// service slower for good is not held at one request.
 const USUAL_DRIFT = 0.05;
 
 export class CongestionWindow {
@@ -37,7 +38,8 @@ export class CongestionWindow {
 	accepted(sentAt: number, now: number): void {
 		const ms = now - sentAt;
 		const slow = ms > 2 * this.usualMs + SLOW_MARGIN_MS;
-		this.usualMs = ms < this.usualMs ? ms : this.usualMs + (ms - this.usualMs) * USUAL_DRIFT;
+		const drift = USUAL_DRIFT / Math.max(1, this.size);
+		this.usualMs = ms < this.usualMs ? ms : this.usualMs + (ms - this.usualMs) * drift;
 		if (slow) {
 			this.decrease(sentAt, now, 0.75);
 			return;

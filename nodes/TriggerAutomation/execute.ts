@@ -10,6 +10,7 @@ import { describeSecretProblem } from '../../credentials/common/signature';
 import type { WebhookTarget } from '../../credentials/common/webhookUrl';
 import { parseWebhookUrl } from '../../credentials/common/webhookUrl';
 import { acceptedItems } from './acceptedItems';
+import { Deadlines } from './deadline';
 import type { Execution, Target } from './execution';
 import { TriggerError, badInput } from './failure';
 import { failuresHint, previewHint } from './hints';
@@ -55,11 +56,11 @@ export async function triggerAutomations(this: IExecuteFunctions): Promise<INode
 		if (error instanceof TriggerError && error.failure.mayHaveRun) failed.mayHaveRun++;
 	};
 
-	let execution: Execution;
+	let settings: Omit<Execution, 'deadlines'>;
 	try {
 		const options = readOptions(this, items.length);
 		const target = await readTarget(this);
-		execution = { ctx: this, items, target, options };
+		settings = { ctx: this, items, target, options };
 	} catch (error) {
 		// A problem of the node's settings: every item gets it, nothing is sent.
 		items.forEach((_, itemIndex) => fail(error, itemIndex));
@@ -67,6 +68,8 @@ export async function triggerAutomations(this: IExecuteFunctions): Promise<INode
 	}
 
 	const accepted = acceptedItems(this);
+	// Disposed in the `finally` below: nothing that can throw comes in between.
+	const execution: Execution = { ...settings, deadlines: new Deadlines(this) };
 	const send: SendItem = async (itemIndex, pace) => {
 		try {
 			const earlier = accepted?.earlier(itemIndex);
@@ -106,6 +109,7 @@ export async function triggerAutomations(this: IExecuteFunctions): Promise<INode
 		}
 		retryFollows = results[0]?.json.error !== undefined;
 	} finally {
+		execution.deadlines.dispose();
 		accepted?.finish(retryFollows);
 	}
 	return answer(execution.options.preview);

@@ -5,12 +5,10 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import { MAX_TIMER_MS } from './deadline';
 import type { SendingMode } from './description';
 import { DEFAULTS, LABELS, SENDING_MODES, inOptions } from './description';
 import { badInput } from './failure';
-
-/** The longest a timer can wait (Node fires a longer one at once): the bound of the times here. */
-export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export interface NodeOptions {
 	/** One at a Time is sent as batches of one. */
