@@ -9,7 +9,11 @@ export interface Failure {
 	/** input: found before sending; network: no answer came; http: the service answered non-2xx. */
 	kind: 'input' | 'network' | 'http';
 	message: string;
-	/** How to fix it. nodeError.ts puts MAY_HAVE_RUN before it when `mayHaveRun`. */
+	/**
+	 * What to do first, then why (the clocks, what the service said), as plain text: anything this
+	 * node did not write goes through editorText.ts. nodeError.ts puts MAY_HAVE_RUN before it when
+	 * `mayHaveRun`.
+	 */
 	description?: string;
 	/** The service's HTTP status, for `http`. */
 	httpCode?: string;

@@ -6,10 +6,11 @@
  */
 import { CredentialRefusal } from '../../credentials/common/credentialRefusal';
 import { LABELS, inOptions } from './description';
+import { editorText } from './editorText';
 import type { Failure, RequestInfo } from './failure';
 import { NOTHING_SENT } from './failure';
 
-const TLS_CODES = new Set([
+export const TLS_CODES = new Set([
 	'DEPTH_ZERO_SELF_SIGNED_CERT',
 	'SELF_SIGNED_CERT_IN_CHAIN',
 	'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
@@ -76,13 +77,14 @@ export function failureFromError(error: unknown, request: RequestInfo): Failure 
 	const n8nRefusal = findInChain(error, (e) => (isN8nRefusal(e) ? e : undefined));
 	if (n8nRefusal) {
 		const { message, description } = n8nRefusal;
-		const fix = typeof description === 'string' && description !== '' ? `${description} ` : '';
+		// n8n's own words, passed on: as plain text, like anything else this node did not write.
+		const fix = typeof description === 'string' ? editorText(description) : '';
 		return {
 			kind: 'input',
 			mayHaveRun: false,
 			resend: false,
 			message,
-			description: `${fix}${NOTHING_SENT}`,
+			description: fix === '' ? NOTHING_SENT : `${fix} ${NOTHING_SENT}`,
 		};
 	}
 	const code = findInChain(error, (e) => (typeof e.code === 'string' ? e.code : undefined)) ?? '';
@@ -97,7 +99,7 @@ export function failureFromError(error: unknown, request: RequestInfo): Failure 
 		return {
 			...notSent(
 				`Could not connect to ${host}: connection refused`,
-				'Nothing accepted the connection, so no run was created. Check that the service is reachable from the machine running n8n and that the webhook URL (host and port) is right.',
+				'Check that the service is reachable from the machine running n8n and that the webhook URL (host and port) is right. Nothing accepted the connection, so no run was created.',
 			),
 			resend: true,
 			pushBack: {},
@@ -106,19 +108,20 @@ export function failureFromError(error: unknown, request: RequestInfo): Failure 
 	if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
 		return notSent(
 			`The host ${host} could not be found (DNS ${code})`,
-			"Check the host name in the credential's webhook URL, and the DNS of the machine running n8n.",
+			"Check the host name in the credential's webhook URL, and the DNS of the machine running n8n. The name is looked up before anything is sent, so no run was created.",
 		);
 	}
 	if (code === 'EPROTO' || code.startsWith('ERR_SSL_')) {
 		return notSent(
 			`No TLS connection to ${host} could be made (${code})`,
-			"The TLS handshake failed, and it comes before the request is sent, so no run was created. Most often the service does not speak https at this address: check the scheme and port of the credential's webhook URL.",
+			"Check the scheme and port of the credential's webhook URL: most often the service does not speak https at this address. The TLS handshake failed, and it comes before the request is sent, so no run was created.",
 		);
 	}
 	if (TLS_CODES.has(code)) {
 		return notSent(
 			`The TLS certificate of ${host} is not trusted (${code})`,
-			`Use a certificate the machine running n8n trusts, or turn on ${inOptions(LABELS.ignoreSsl)} if you accept the risk.`,
+			`Use a certificate the machine running n8n trusts, or turn on ${inOptions(LABELS.ignoreSsl)} if you accept the risk. ` +
+				'The certificate is checked before the request is sent, so no run was created.',
 		);
 	}
 	if (code === 'ECONNABORTED' || code === 'ETIMEDOUT' || code === 'ESOCKETTIMEDOUT') {

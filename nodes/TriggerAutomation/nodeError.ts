@@ -9,8 +9,11 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { Failure } from './failure';
 import { MAY_HAVE_RUN, TriggerError } from './failure';
 
-/** The description a user reads: whether a run may exist first, then how to fix it. */
-function describe(failure: Failure): string | undefined {
+/**
+ * The description a user reads. When a run may exist, checking the run history comes first: it is
+ * what to do before anything else. Then the failure's own, which says what to do, then why.
+ */
+export function describe(failure: Failure): string | undefined {
 	if (!failure.mayHaveRun) return failure.description;
 	return failure.description ? `${MAY_HAVE_RUN} ${failure.description}` : MAY_HAVE_RUN;
 }

@@ -1,18 +1,59 @@
 /**
  * The service's answer → a Failure, or none when it accepted the request. The spec leaves statuses
- * and bodies open, so each status class gets the message a user can act on. Only a 5xx may have
- * created a run: any other answer says the service did not accept the request.
+ * and bodies open, so each status class gets the message a user can act on; its description says
+ * what to do first, then why (the clocks, what the service said). Only a 5xx may have created a
+ * run: any other answer says the service did not accept the request.
  */
 import { SIGNATURE_TOLERANCE_MS } from '../../credentials/common/signature';
+import { isPlainObject } from '../../credentials/common/plainObject';
 import { LABELS, inContext, inOptions } from './description';
+import { editorText } from './editorText';
 import type { Failure, RequestInfo } from './failure';
 import type { RawResponse } from './response';
 import { headerValue } from './response';
 
-function excerpt(response: RawResponse): string {
-	const text = response.body.toString('utf8').trim();
+/** Where a JSON answer carries the service's own message, most specific first. */
+const MESSAGE_FIELDS = [
+	['message'],
+	['error', 'message'],
+	['error_description'],
+	['detail'],
+	['error'],
+	['title'],
+];
+
+const SAID_MAX_CHARACTERS = 500;
+
+/** The service's words: its message when the body is JSON (whatever its type), else the text. */
+function serviceMessage(response: RawResponse): string {
+	const text = response.body.toString('utf8');
+	let body: unknown;
+	try {
+		body = JSON.parse(text);
+	} catch {
+		return text;
+	}
+	if (typeof body === 'string') return body;
+	for (const path of MESSAGE_FIELDS) {
+		const value = path.reduce<unknown>(
+			(parent, key) => (isPlainObject(parent) ? parent[key] : undefined),
+			body,
+		);
+		if (typeof value === 'string' && value.trim() !== '') return value;
+	}
+	return text;
+}
+
+/** " The service said: …", as plain text the editor shows whole; empty when it said nothing. */
+function serviceSaid(response: RawResponse): string {
+	const text = editorText(serviceMessage(response));
 	if (text === '') return '';
-	return ` The service said: ${text.length > 500 ? `${text.slice(0, 500)}…` : text}`;
+	const characters = Array.from(text);
+	const shown =
+		characters.length > SAID_MAX_CHARACTERS
+			? `${characters.slice(0, SAID_MAX_CHARACTERS).join('')}…`
+			: text;
+	return ` The service said: ${shown}`;
 }
 
 // Retry-After as delay-seconds (the other form is an HTTP date).
@@ -26,27 +67,31 @@ export function parseRetryAfter(value: string | undefined, now: number): number 
 	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-function clockComparison(response: RawResponse, signatureTimestamp: number | undefined): string {
+const COPY_SECRET =
+	"Copy the signing secret again from this automation's Webhook details into the credential";
+
+/** A rejected signature: what to do, judged by the clocks when the answer has a Date header. */
+function signatureAdvice(response: RawResponse, signatureTimestamp: number | undefined): string {
 	const dateHeader = headerValue(response.headers, 'date');
 	const serverTime = dateHeader === undefined ? Number.NaN : Date.parse(dateHeader);
 	if (signatureTimestamp === undefined || Number.isNaN(serverTime)) {
-		return " Check that the credential's signing secret is the one shown in this automation's Webhook details, and that this machine's clock is correct.";
+		return "Check that the credential's signing secret is the one shown in this automation's Webhook details, and that this machine's clock is correct.";
 	}
 	const skewMs = signatureTimestamp - serverTime;
-	const seconds = Math.round(Math.abs(skewMs) / 1000);
 	const clocks =
-		` Server time ${new Date(serverTime).toISOString()}, signature timestamp ` +
-		`${new Date(signatureTimestamp).toISOString()}:`;
+		`(server time ${new Date(serverTime).toISOString()}, signature timestamp ` +
+		`${new Date(signatureTimestamp).toISOString()}).`;
 	// The Date header has one-second resolution and the request takes time; allow a few seconds.
 	if (Math.abs(skewMs) < 5_000) {
-		return `${clocks} the clocks agree, so the signing secret is the likely cause. Copy it again from this automation's Webhook details into the credential.`;
+		return `${COPY_SECRET}: the clocks agree, so the secret is the likely cause ${clocks}`;
 	}
-	const direction = skewMs > 0 ? 'ahead of' : 'behind';
-	const verdict =
-		Math.abs(skewMs) >= SIGNATURE_TOLERANCE_MS
-			? 'more than the 5 minutes a signature is valid: synchronise the clock of the machine running n8n (NTP).'
-			: 'within the 5 minutes a signature is valid, so check the signing secret too.';
-	return `${clocks} this machine's clock is ${seconds} s ${direction} the service's, ${verdict}`;
+	const skew =
+		`this machine's clock is ${Math.round(Math.abs(skewMs) / 1000)} s ` +
+		`${skewMs > 0 ? 'ahead of' : 'behind'} the service's`;
+	if (Math.abs(skewMs) >= SIGNATURE_TOLERANCE_MS) {
+		return `Synchronise the clock of the machine running n8n (NTP): ${skew}, more than the 5 minutes a signature is valid ${clocks}`;
+	}
+	return `${COPY_SECRET}: ${skew}, but within the 5 minutes a signature is valid, so the secret is the likely cause ${clocks}`;
 }
 
 /** A non-2xx answer → Failure; undefined when the service accepted the request. */
@@ -65,22 +110,22 @@ export function failureFromAnswer(
 	} as const;
 	const retryAfter = headerValue(response.headers, 'retry-after');
 	const pushBack = { afterMs: parseRetryAfter(retryAfter, now) };
-	const said = excerpt(response);
+	const said = serviceSaid(response);
 	if (status >= 300 && status < 400) {
 		const location = headerValue(response.headers, 'location') ?? '(no Location header)';
 		return {
 			...refused,
 			message: `The service answered with a redirect (${status}) to ${location}`,
 			description:
-				'Redirects are never followed: the signed request would be sent on to another address. ' +
-				"If the automation's webhook URL has changed, copy the new one from its Webhook details into the credential.",
+				"If the automation's webhook URL has changed, copy the new one from its Webhook details into the credential. " +
+				'Redirects are never followed: the signed request would be sent on to another address.',
 		};
 	}
 	if (status === 401 || status === 403) {
 		return {
 			...refused,
 			message: `The service rejected the signature (${status})`,
-			description: `${clockComparison(response, request.signatureTimestamp).trim()}${said}`,
+			description: `${signatureAdvice(response, request.signatureTimestamp)}${said}`,
 		};
 	}
 	if (status === 404) {

@@ -47,10 +47,10 @@ export const answersCases: MatrixCase[] = [
 			kind: 'error',
 			message: 'The service rejected the signature (401)',
 			description:
-				"the clocks agree, so the signing secret is the likely cause. Copy it again from this automation's Webhook details into the credential.",
+				"Copy the signing secret again from this automation's Webhook details into the credential: the clocks agree, so the secret is the likely cause (server time",
 			httpCode: '401',
 		},
-		note: 'The description says the clocks agree, so the secret is the likely cause.',
+		note: 'The description says to copy the signing secret again: the clocks agree, so the secret is the likely cause.',
 		spec: `${SPEC_ERRORS_SILENT}; chosen: 401/403 = signature rejected.`,
 	},
 	{
@@ -67,7 +67,8 @@ export const answersCases: MatrixCase[] = [
 		expect: {
 			kind: 'error',
 			message: `No automation found for id "${AUTOMATION_ID}" (404)`,
-			description: "Check the automation id at the end of the credential's webhook URL.",
+			description:
+				"Check the automation id at the end of the credential's webhook URL.{any} The service said: unknown_automation",
 			httpCode: '404',
 		},
 		spec: `${SPEC_ERRORS_SILENT}; chosen: 404 = unknown automation id (§2: the id is in the path).`,

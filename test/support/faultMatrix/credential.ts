@@ -69,7 +69,7 @@ export const credentialCases: MatrixCase[] = [
 			kind: 'error',
 			message: 'No TLS connection to {host} could be made (EPROTO)',
 			description:
-				'so no run was created. Most often the service does not speak https at this address',
+				"Check the scheme and port of the credential's webhook URL: most often the service does not speak https at this address. The TLS handshake failed, and it comes before the request is sent, so no run was created.",
 		},
 		spec: 'Silent; chosen: report the handshake, which precedes any request.',
 	},

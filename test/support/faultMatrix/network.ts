@@ -3,6 +3,9 @@
 import { MAY_HAVE_RUN, NEVER_RESENT, PATH } from './shared';
 import type { MatrixCase } from './types';
 
+const REFUSED =
+	'Check that the service is reachable from the machine running n8n and that the webhook URL (host and port) is right. Nothing accepted the connection, so no run was created.';
+
 export const networkCases: MatrixCase[] = [
 	// ── Connection ──────────────────────────────────────────────────────────────────────────
 	{
@@ -16,7 +19,7 @@ export const networkCases: MatrixCase[] = [
 		expect: {
 			kind: 'error',
 			message: 'Could not connect to 127.0.0.1:{any}: connection refused',
-			description: 'Nothing accepted the connection, so no run was created.',
+			description: REFUSED,
 		},
 		spec: 'Silent; chosen: safe to retry (nothing was received).',
 	},
@@ -30,7 +33,7 @@ export const networkCases: MatrixCase[] = [
 		expect: {
 			kind: 'error',
 			message: 'Could not connect to {host}: connection refused',
-			description: 'Nothing accepted the connection, so no run was created.',
+			description: REFUSED,
 		},
 		spec: 'Silent; chosen: no retry unless Retries When Not Accepted is set.',
 	},
@@ -57,7 +60,8 @@ export const networkCases: MatrixCase[] = [
 		expect: {
 			kind: 'error',
 			message: 'The host nowhere.invalid:8080 could not be found (DNS ENOTFOUND)',
-			description: "Check the host name in the credential's webhook URL",
+			description:
+				"Check the host name in the credential's webhook URL, and the DNS of the machine running n8n. The name is looked up before anything is sent, so no run was created.",
 		},
 		spec: 'Silent; chosen: not re-sent (nothing to gain until the name is fixed).',
 	},
@@ -170,7 +174,8 @@ export const networkCases: MatrixCase[] = [
 		expect: {
 			kind: 'error',
 			message: 'The TLS certificate of {host} is not trusted (DEPTH_ZERO_SELF_SIGNED_CERT)',
-			description: 'or turn on Options → Ignore SSL Issues (Insecure)',
+			description:
+				'or turn on Options → Ignore SSL Issues (Insecure) if you accept the risk. The certificate is checked before the request is sent, so no run was created.',
 		},
 		spec: 'Silent; chosen: validate certificates unless told not to.',
 	},

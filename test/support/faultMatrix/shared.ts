@@ -50,7 +50,8 @@ export const redirect = (status: number): MatrixCase => ({
 	expect: {
 		kind: 'error',
 		message: `The service answered with a redirect (${status}) to http://{host}/elsewhere`,
-		description: 'Redirects are never followed',
+		description:
+			"If the automation's webhook URL has changed, copy the new one from its Webhook details into the credential. Redirects are never followed",
 		httpCode: String(status),
 	},
 	note: 'Nothing is sent to the Location (a signed request must not go elsewhere).',
@@ -89,10 +90,10 @@ export const skewed = (status: number, offsetMs: number, direction: string): Mat
 	expect: {
 		kind: 'error',
 		message: `The service rejected the signature (${status})`,
-		description: `this machine's clock is {any} s ${direction} the service's, more than the 5 minutes a signature is valid: synchronise the clock of the machine running n8n (NTP).`,
+		description: `Synchronise the clock of the machine running n8n (NTP): this machine's clock is {any} s ${direction} the service's, more than the 5 minutes a signature is valid (server time {any}, signature timestamp {any}). The service said: expired_signature`,
 		httpCode: String(status),
 	},
-	note: 'The description gives server time, signature timestamp and the skew in seconds.',
+	note: 'The description says to synchronise the clock, then gives the skew in seconds, server time and signature timestamp, then what the service said (its `error`, not the JSON).',
 	spec: 'Silent on statuses (§7); chosen: 401/403 = signature rejected, explained with the clocks (§5.7: valid 5 minutes).',
 });
 
