@@ -1,8 +1,10 @@
 /**
  * The package as a user meets it in n8n's editor, in headless Chromium: found in the nodes panel,
- * offered as an AI Agent tool, its fields, its credential dialog, its runs from the Execute button,
- * and its credential in n8n's HTTP Request node. Screenshots go to test-results/e2e-screenshots.
+ * offered as an AI Agent tool, its fields, its credential dialog, its runs from the Execute button
+ * with the hints above their output and the preview's mark on the canvas, and its credential in
+ * n8n's HTTP Request node. Screenshots go to test-results/e2e-screenshots.
  */
+import type { Locator } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { APPS, N8nInstance, setUpOwner } from '../dev/n8nApp';
@@ -10,6 +12,8 @@ import { AutomationServiceSimulator } from '../dev/simulator';
 import type { Editor } from './support/editor';
 import {
 	chooseOption,
+	credentialTestFailure,
+	openCredential,
 	openEditor,
 	openNode,
 	closeNode,
@@ -20,9 +24,19 @@ import {
 	signIn,
 } from './support/editor';
 import { ScriptedChatModel } from './support/scriptedModel';
-import { httpRequestWorkflow } from './support/workflows';
+import { httpRequestWorkflow, itemsWorkflow } from './support/workflows';
 import type { WorkflowFile } from '../dev/exampleFiles';
-import { FROM_AI_SAMPLES, credentialsOf, readExamples, workflowId } from '../dev/exampleFiles';
+import {
+	CREDENTIAL_TYPE,
+	FROM_AI_SAMPLES,
+	credentialsOf,
+	readExamples,
+	workflowId,
+} from '../dev/exampleFiles';
+import { PREVIEW_SUBTITLE } from '../nodes/TriggerAutomation/description';
+import { failuresHint, previewHint } from '../nodes/TriggerAutomation/hints';
+import type { Responder } from '../test/support/receiver';
+import { Receiver, acceptWithJson, answerBusy, bodyJson } from '../test/support/receiver';
 
 const ID = 'editor-automation';
 const SECRET = 'e2e_editor_secret_8c2d4e';
@@ -32,6 +46,7 @@ const SCHEDULE = workflowId('daily-report-schedule.json');
 const AGENT = workflowId('ai-agent-tool.json');
 const HTTP = workflowId('httpRequestNode');
 const PREVIEW = workflowId('previewOnly');
+const SOME_FAIL = workflowId('someItemsFail');
 
 /** What the scripted chat model asks the tool to do: the agent's $fromAI values. */
 const AGENT_CALL = FROM_AI_SAMPLES;
@@ -48,6 +63,33 @@ function withChatModelCredential(workflow: WorkflowFile): WorkflowFile {
 		),
 	};
 }
+
+/** A service that refuses the message "Busy" with 503 and accepts any other. */
+const busyForBusy: Responder = (request, res, req) =>
+	(bodyJson(request).data.message === 'Busy' ? answerBusy : acceptWithJson)(request, res, req);
+const BY_MESSAGE = { id: 'e2eByMessageCred', name: 'Webhook answering by message' };
+
+/** Under On Error → Continue: one item accepted, one refused with 503, one without a message. */
+const someItemsFail = itemsWorkflow({
+	id: SOME_FAIL,
+	name: 'Three items, two of them fail',
+	items: [
+		{ message: 'Accepted', position: 1 },
+		{ message: 'Busy', position: 2 },
+		{ message: '', position: 3 },
+	],
+	credential: BY_MESSAGE,
+	settings: { onError: 'continueRegularOutput' },
+	// The 503 once, not again after a backoff.
+	options: { retries: 0 },
+});
+
+/** The output panel's top: its header, the hint, the item count below it. */
+const hintArea = (output: Locator, hint: Locator) => [
+	output.getByTestId('run-data-pane-header'),
+	hint,
+	output.getByTestId('ndv-items-count'),
+];
 
 /** The order example with Options → Preview Only (Don't Send) on. */
 function withPreviewOnly(workflow: WorkflowFile, id: string): WorkflowFile {
@@ -73,12 +115,14 @@ for (const app of Object.values(APPS)) {
 	describe(`${app.id}: the editor, in headless Chromium`, () => {
 		const simulator = new AutomationServiceSimulator({ automations: [{ id: ID, secret: SECRET }] });
 		const model = new ScriptedChatModel(AGENT_CALL);
+		const byMessage = new Receiver({ respond: busyForBusy });
 		let n8n: N8nInstance;
 		let editor: Editor;
 
 		beforeAll(async () => {
 			await simulator.start();
 			await model.start();
+			await byMessage.start();
 			n8n = new N8nInstance(app);
 			n8n.installPackage();
 			const data = { webhookUrl: simulator.webhookUrl(ID), signingSecret: SECRET };
@@ -90,6 +134,11 @@ for (const app of Object.values(APPS)) {
 			await n8n.import('credentials', [
 				...[...examples.map((e) => e.workflow), http].flatMap((w) => credentialsOf(w, data)),
 				{ ...OPENAI, type: 'openAiApi', data: { apiKey: 'sk-e2e-not-a-key', url: model.baseUrl } },
+				{
+					...BY_MESSAGE,
+					type: CREDENTIAL_TYPE,
+					data: { webhookUrl: byMessage.webhookUrl(ID), signingSecret: SECRET },
+				},
 			]);
 			const order = examples.find(({ file }) => file === 'order-to-automation.json')!.workflow;
 			await n8n.import('workflow', [
@@ -99,6 +148,7 @@ for (const app of Object.values(APPS)) {
 				})),
 				http,
 				withPreviewOnly(order, PREVIEW),
+				someItemsFail,
 			]);
 			await n8n.start();
 			await setUpOwner(n8n);
@@ -120,6 +170,7 @@ for (const app of Object.values(APPS)) {
 			await n8n?.stop();
 			await simulator.stop();
 			await model.stop();
+			await byMessage.stop();
 			n8n?.dispose();
 		});
 
@@ -218,11 +269,7 @@ for (const app of Object.values(APPS)) {
 			await openNode(page, 'Trigger Automation');
 			const node = await docsLinks('node.md');
 			await closeNode(page);
-			await page.goto(`${n8n.baseUrl}/home/credentials`);
-			await page
-				.getByTestId('resources-list-item')
-				.filter({ hasText: 'Order automation webhook' })
-				.click();
+			await openCredential(page, n8n, 'Order automation webhook');
 			const credential = await docsLinks('credential.md');
 			await editor.screenshot('credential-docs-link');
 			await page.keyboard.press('Escape');
@@ -275,17 +322,43 @@ for (const app of Object.values(APPS)) {
 			await editor.screenshot('order-executed');
 		});
 
-		it("Preview Only: Execute workflow shows the signed request in the node's output panel and sends nothing", async () => {
+		it("Preview Only: the node's subtitle on the canvas says nothing is sent; Execute workflow shows the signed request in its output panel, under the hint that nothing was sent, and sends nothing", async () => {
 			const { page } = editor;
 			const before = simulator.requests;
 			await openWorkflow(page, n8n, PREVIEW);
+			const node = page.getByTestId('canvas-node').filter({ hasText: 'Trigger Automation' });
+			const subtitle = node.getByText(`${PREVIEW_SUBTITLE}: `);
+			await subtitle.waitFor();
+			expect(await subtitle.innerText()).toBe(`${PREVIEW_SUBTITLE}: Message + selected fields`);
+			await editor.screenshot('preview-subtitle', node, subtitle);
 			await page.getByTestId('execute-workflow-button').first().click();
 			await openNode(page, 'Trigger Automation');
 			const output = page.getByTestId('output-panel');
 			await output.getByText('bodySha256').first().waitFor();
 			await output.getByText('signingInput').first().waitFor();
+			const hint = output.getByText(previewHint().message);
+			await hint.waitFor();
 			await editor.screenshot('preview-output');
+			await editor.screenshot('preview-hint', ...hintArea(output, hint));
 			expect(simulator.requests).toBe(before);
+			await closeNode(page);
+		});
+
+		it('On Error → Continue with items that fail: the hint above the output says how many failed, how many may have created a run, and what to do', async () => {
+			const { page } = editor;
+			await openWorkflow(page, n8n, SOME_FAIL);
+			await page.getByTestId('execute-workflow-button').first().click();
+			await openNode(page, 'Trigger Automation');
+			const output = page.getByTestId('output-panel');
+			const hint = output.getByText(failuresHint(2, 1, 3).message);
+			await hint.waitFor();
+			await editor.screenshot('failures-hint', ...hintArea(output, hint));
+			// The item refused with 503 was sent once; the one without a message never.
+			const answered = byMessage.requests.map((r) => [bodyJson(r).data.message, r.answer]);
+			expect(answered.sort()).toEqual([
+				['Accepted', 202],
+				['Busy', 503],
+			]);
 			await closeNode(page);
 		});
 
@@ -332,22 +405,10 @@ for (const app of Object.values(APPS)) {
 			await page.getByTestId('credential-save-button').click();
 		}
 
-		/** n8n says "Couldn't connect with these settings"; the credential's reason is under More details. */
-		async function failureShown(reason: RegExp) {
-			const { page } = editor;
-			await page.getByText('More details').locator('visible=true').first().click();
-			await page.getByText(reason).locator('visible=true').first().waitFor();
-		}
-
 		it("the credential dialog's test: OK for the service, with no run started; the form says what a pass means and that it cannot tell whether the secret is right", async () => {
 			const { page } = editor;
 			const before = { requests: simulator.requests, runs: simulator.runs(ID).length };
-			// Opening a saved credential runs its test.
-			await page.goto(`${n8n.baseUrl}/home/credentials`);
-			await page
-				.getByTestId('resources-list-item')
-				.filter({ hasText: 'Order automation webhook' })
-				.click();
+			await openCredential(page, n8n, 'Order automation webhook');
 			await page.getByTestId('credentials-config-container-test-success').waitFor();
 			await page
 				.getByText(
@@ -364,14 +425,17 @@ for (const app of Object.values(APPS)) {
 
 		it("the credential dialog's test fails for a URL nothing listens on, saying so", async () => {
 			await newCredential('http://127.0.0.1:1/webhooks/cloud/nowhere', SECRET);
-			await failureShown(/Could not connect to 127\.0\.0\.1:1: connection refused/);
+			await credentialTestFailure(
+				editor.page,
+				/Could not connect to 127\.0\.0\.1:1: connection refused/,
+			);
 			await editor.screenshot('credential-test-unreachable');
 			await editor.page.keyboard.press('Escape');
 		});
 
 		it("the credential dialog's test names the whitespace in a pasted secret", async () => {
 			await newCredential(simulator.webhookUrl(ID), ` ${SECRET}`);
-			await failureShown(/starts or ends with whitespace/);
+			await credentialTestFailure(editor.page, /starts or ends with whitespace/);
 			await editor.screenshot('credential-test-whitespace');
 			await editor.page.keyboard.press('Escape');
 		});

@@ -14,16 +14,15 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { credentialsOf, readExamples, workflowId } from '../dev/exampleFiles';
 import { APPS, N8nInstance, packPackage, setUpOwner } from '../dev/n8nApp';
 import { PACKAGE_NAME } from '../dev/packageNames';
 import { PACKAGE_DIR } from '../dev/packageDir';
 import { AutomationServiceSimulator } from '../dev/simulator';
-import { executionOf } from './support/execution';
+import { executeWorkflow } from './support/execution';
+import { importOrderExample } from './support/workflows';
 
 const ID = 'manual-install';
 const SECRET = 'manual_install_secret_7c2e9';
-const ORDER_FILE = 'order-to-automation.json';
 
 /**
  * The shell block of docs/install.md that installs the package by hand, with the registry name
@@ -61,6 +60,7 @@ describe('n8n-2 with N8N_UNVERIFIED_PACKAGES_ENABLED=false: the manual install o
 	let hangUp: Awaited<ReturnType<typeof startHangUp>>;
 	let n8n: N8nInstance;
 	let nodesDir: string;
+	let orderId: string;
 
 	beforeAll(async () => {
 		await simulator.start();
@@ -78,10 +78,8 @@ describe('n8n-2 with N8N_UNVERIFIED_PACKAGES_ENABLED=false: the manual install o
 			env: { ...process.env, HOME: n8n.userFolder, npm_config_offline: 'true' },
 			stdio: ['ignore', 'pipe', 'pipe'],
 		});
-		const order = readExamples().find((example) => example.file === ORDER_FILE)!;
 		const data = { webhookUrl: simulator.webhookUrl(ID), signingSecret: SECRET };
-		await n8n.import('credentials', credentialsOf(order.workflow, data));
-		await n8n.import('workflow', [{ ...order.workflow, id: workflowId(ORDER_FILE) }]);
+		orderId = (await importOrderExample(n8n, data)).id;
 	});
 
 	afterAll(async () => {
@@ -103,9 +101,7 @@ describe('n8n-2 with N8N_UNVERIFIED_PACKAGES_ENABLED=false: the manual install o
 
 	it('n8n execute runs the order example with the package: one run, verified by the simulator', async () => {
 		const before = simulator.runs(ID).length;
-		const run = executionOf(
-			await n8n.cli(['execute', `--id=${workflowId(ORDER_FILE)}`, '--rawOutput']),
-		);
+		const run = await executeWorkflow(n8n, orderId);
 		expect(run.status).toBe('success');
 		const runs = simulator.runs(ID);
 		expect(runs).toHaveLength(before + 1);

@@ -5,7 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { chromium, selectors } from 'playwright-core';
 
 import type { N8nInstance } from '../../dev/n8nApp';
@@ -23,7 +23,8 @@ export interface Editor {
 	page: Page;
 	/** Requests to any host but 127.0.0.1, refused. */
 	outsideRequests: string[];
-	screenshot(name: string): Promise<string>;
+	/** The page, or only the rectangle around `areas` (a small picture of what a test shows). */
+	screenshot(name: string, ...areas: Locator[]): Promise<string>;
 	close(): Promise<void>;
 }
 
@@ -55,13 +56,23 @@ export async function openEditor(n8n: N8nInstance): Promise<Editor> {
 		browser,
 		page,
 		outsideRequests,
-		async screenshot(name) {
+		async screenshot(name, ...areas) {
 			const path = join(dir, `${name}.png`);
-			await page.screenshot({ path });
+			await page.screenshot({ path, clip: areas.length > 0 ? await around(areas) : undefined });
 			return path;
 		},
 		close: async () => await browser.close(),
 	};
+}
+
+/** The smallest rectangle that holds every one of `areas`, with a margin. */
+async function around(areas: Locator[], margin = 12) {
+	const boxes = await Promise.all(areas.map(async (area) => (await area.boundingBox())!));
+	const x = Math.max(0, Math.min(...boxes.map((box) => box.x)) - margin);
+	const y = Math.max(0, Math.min(...boxes.map((box) => box.y)) - margin);
+	const right = Math.max(...boxes.map((box) => box.x + box.width)) + margin;
+	const bottom = Math.max(...boxes.map((box) => box.y + box.height)) + margin;
+	return { x, y, width: right - x, height: bottom - y };
 }
 
 export async function signIn(page: Page, n8n: N8nInstance): Promise<void> {
@@ -98,6 +109,23 @@ export async function searchNodesPanel(
 		.waitFor({ timeout: 10_000 })
 		.catch(() => undefined);
 	return await names.allInnerTexts();
+}
+
+/** Opens a saved credential from the Credentials list; opening it runs its test. */
+export async function openCredential(page: Page, n8n: N8nInstance, name: string): Promise<void> {
+	await page.goto(`${n8n.baseUrl}/home/credentials`);
+	await page.getByTestId('resources-list-item').filter({ hasText: name }).click();
+}
+
+/**
+ * After a failed credential test, n8n says "Couldn't connect with these settings"; the credential's
+ * reason is under More details. Resolves to the text shown there.
+ */
+export async function credentialTestFailure(page: Page, reason: RegExp): Promise<string> {
+	await page.getByText('More details').locator('visible=true').first().click();
+	const shown = page.getByText(reason).locator('visible=true').first();
+	await shown.waitFor();
+	return await shown.innerText();
 }
 
 /** Opens a node's panel (NDV) from the canvas, as a double click does. */

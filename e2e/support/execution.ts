@@ -22,6 +22,11 @@ export interface ExecutionOutput {
 	};
 }
 
+/** `n8n execute` of a workflow the instance imported, to its end: the execution it printed. */
+export async function executeWorkflow(n8n: N8nInstance, id: string): Promise<ExecutionOutput> {
+	return executionOf(await n8n.cli(['execute', `--id=${id}`, '--rawOutput']));
+}
+
 export function executionOf(result: CliResult): ExecutionOutput {
 	const start = result.stdout.search(/^\{$/m);
 	const end = result.stdout.indexOf('\n}\n', start);

@@ -1,11 +1,29 @@
 /**
  * Workflows of n8n's own nodes that only the end-to-end suite and the compatibility run import,
  * beside the examples: several items with one bad, a credential whose secret is wrong or padded, and
- * n8n's HTTP Request node with the credential.
+ * n8n's HTTP Request node with the credential. And the order example, imported on its own.
  */
 import type { WorkflowFile } from '../../dev/exampleFiles';
-import { CREDENTIAL_TYPE } from '../../dev/exampleFiles';
+import { CREDENTIAL_TYPE, credentialsOf, readExamples, workflowId } from '../../dev/exampleFiles';
+import type { N8nInstance } from '../../dev/n8nApp';
 import { NODE_TYPE } from '../../dev/packageNames';
+
+const ORDER_FILE = 'order-to-automation.json';
+
+/**
+ * Imports the order example (Manual Trigger → Edit Fields → node) and its credential, pointed at
+ * `data`'s webhook, into `n8n`; resolves to the workflow as imported, with its id.
+ */
+export async function importOrderExample(
+	n8n: N8nInstance,
+	data: { webhookUrl: string; signingSecret: string },
+): Promise<WorkflowFile & { id: string }> {
+	const { workflow } = readExamples().find((example) => example.file === ORDER_FILE)!;
+	const order = { ...workflow, id: workflowId(ORDER_FILE) };
+	await n8n.import('credentials', credentialsOf(order, data));
+	await n8n.import('workflow', [order]);
+	return order;
+}
 
 const manualTrigger = {
 	id: 'e2e-manual',
