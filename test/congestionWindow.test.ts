@@ -28,7 +28,7 @@ describe('the congestion window of Sending → Adaptive', () => {
 
 	it('halves on a push-back, then grows by about one per window of answers (additive increase)', () => {
 		const window = new CongestionWindow();
-		let now = acceptPromptly(window, 28); // 32
+		let now = acceptPromptly(window, 32 - INITIAL_WINDOW);
 		window.pushedBack(now, now + 10);
 		expect(window.limit).toBe(16);
 		now = acceptPromptly(window, 15, now + 20);
@@ -41,7 +41,7 @@ describe('the congestion window of Sending → Adaptive', () => {
 
 	it('decreases once per round trip: push-backs of requests sent before the last decrease do not count again', () => {
 		const window = new CongestionWindow();
-		const now = acceptPromptly(window, 28); // 32
+		const now = acceptPromptly(window, 32 - INITIAL_WINDOW);
 		// 32 requests in flight, all sent before the first 429 came back: one halving, not 32.
 		for (let k = 0; k < 32; k++) window.pushedBack(now + k, now + 100 + k);
 		expect(window.limit).toBe(16);
@@ -52,7 +52,7 @@ describe('the congestion window of Sending → Adaptive', () => {
 
 	it('shrinks by a quarter per round trip while answers slow down (over twice the usual time plus 100 ms), never below 1, and grows again once the service is steadily slower', () => {
 		const window = new CongestionWindow();
-		let now = acceptPromptly(window, 12); // 16, usual 10 ms
+		let now = acceptPromptly(window, 16 - INITIAL_WINDOW); // usual 10 ms
 		window.accepted(now, now + 500);
 		expect(window.limit).toBe(12);
 		now += 1000;
