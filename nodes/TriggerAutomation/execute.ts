@@ -84,11 +84,12 @@ export async function triggerAutomations(this: IExecuteFunctions): Promise<INode
 	};
 	const { sending, batchSize, batchIntervalMs } = execution.options;
 	const cancel = this.getExecutionCancelSignal();
+	const continueOnFail = this.continueOnFail();
 	const plan: Sending = {
 		count: items.length,
 		stop: cancel,
 		send,
-		halt: (outcome) => 'error' in outcome && !this.continueOnFail(),
+		halt: (outcome) => 'error' in outcome && !continueOnFail,
 	};
 	// Until the node returns normally, n8n treats the try as failed (it threw).
 	let retryFollows = true;

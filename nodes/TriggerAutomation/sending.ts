@@ -31,12 +31,14 @@ export async function sendInBatches(
 	const outcomes: Outcome[] = [];
 	for (let start = 0; start < count; start += batchSize) {
 		if (start > 0 && batchIntervalMs > 0) await pause(batchIntervalMs, stop);
-		if (stop?.aborted || outcomes.some(halt)) break;
+		if (stop?.aborted) break;
 		const batch = Array.from(
 			{ length: Math.min(batchSize, count - start) },
 			async (_, offset) => await send(start + offset, pace),
 		);
-		outcomes.push(...(await Promise.all(batch)));
+		const settled = await Promise.all(batch);
+		outcomes.push(...settled);
+		if (settled.some(halt)) break;
 	}
 	return outcomes;
 }
