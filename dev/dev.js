@@ -22,7 +22,7 @@ then npm run dev again.`);
 const { devOptions, notInstalled } = require('./devCli');
 const { buildAndRun } = require('./launch');
 
-const problem = notInstalled(devOptions(args).appId);
+const problem = notInstalled(join(root, 'e2e', '.apps'), devOptions(args).appId);
 if (problem) {
 	console.error(`npm run dev: ${problem}. Then npm run dev again.`);
 	process.exit(1);

@@ -7,8 +7,6 @@
 const { existsSync } = require('node:fs');
 const { join } = require('node:path');
 
-const APPS_DIR = join(__dirname, '..', 'e2e', '.apps');
-
 /**
  * @param {string[]} argv
  * @returns {{ appId: 'n8n-2' | 'n8n-1', port: number }}
@@ -26,12 +24,14 @@ function devOptions(argv) {
 }
 
 /**
- * What to run when the app in e2e/.apps/<appId> is not installed yet; undefined once it is.
+ * What to run when the app in <appsDir>/<appId> (e2e/.apps) is not installed yet; undefined once it
+ * is. The folder is the caller's: this file also runs compiled, from .dev-dist.
+ * @param {string} appsDir
  * @param {string} appId
  */
-function notInstalled(appId) {
-	if (existsSync(join(APPS_DIR, appId, 'node_modules', 'n8n', 'package.json'))) return undefined;
+function notInstalled(appsDir, appId) {
+	if (existsSync(join(appsDir, appId, 'node_modules', 'n8n', 'package.json'))) return undefined;
 	return `n8n is not installed in e2e/.apps/${appId}: run bash e2e/install.sh ${appId} once (a few minutes; about 2 GB on disk)`;
 }
 
-module.exports = { APPS_DIR, devOptions, notInstalled };
+module.exports = { devOptions, notInstalled };

@@ -11,7 +11,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
-import { APPS_DIR, notInstalled } from './devCli';
+import { notInstalled } from './devCli';
 import { PACKAGE_DIR } from './packageDir';
 import { PACKAGE_NAME } from './packageNames';
 
@@ -24,7 +24,7 @@ export interface N8nApp {
 	env: Record<string, string>;
 }
 
-export { APPS_DIR };
+export const APPS_DIR = join(PACKAGE_DIR, 'e2e', '.apps');
 
 /**
  * An app as its folder describes it: `e2e/.apps/<id>/package.json` pins n8n and the overrides it
@@ -51,7 +51,7 @@ function n8nManifest(app: N8nApp): string {
 
 /** The pinned n8n version, from the app's lockfile-backed install. */
 export function appVersion(app: N8nApp): string {
-	const problem = notInstalled(app.id);
+	const problem = notInstalled(APPS_DIR, app.id);
 	if (problem) throw new Error(problem);
 	return (JSON.parse(readFileSync(n8nManifest(app), 'utf8')) as { version: string }).version;
 }
