@@ -6,7 +6,7 @@
  */
 import { SIGNATURE_TOLERANCE_MS } from '../../credentials/common/signature';
 import { isPlainObject } from '../../credentials/common/plainObject';
-import { LABELS, inContext, inOptions } from './description';
+import { LABELS, SENDING_MODES, inContext, inOptions } from './description';
 import { editorText } from './editorText';
 import type { Failure, RequestInfo } from './failure';
 import type { RawResponse } from './response';
@@ -151,7 +151,7 @@ export function failureFromAnswer(
 			pushBack,
 			message: `Rate limited by the service (429)${retryAfter === undefined ? '' : `, retry after ${retryAfter.trim()}${DELAY_SECONDS.test(retryAfter) ? ' s' : ''}`}`,
 			description:
-				`Send fewer requests at once: lower ${inOptions(LABELS.batching, LABELS.batchSize)} or raise the ${LABELS.batchInterval}; ` +
+				`Send fewer requests at once: ${inOptions(LABELS.sending)} → ${SENDING_MODES.oneAtATime.name}, or ${SENDING_MODES.batches.name} with a longer ${LABELS.batchInterval}; ` +
 				`${inOptions(LABELS.retries)} re-sends rate-limited items.${said}`,
 		};
 	}

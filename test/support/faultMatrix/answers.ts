@@ -136,7 +136,8 @@ export const answersCases: MatrixCase[] = [
 		expect: {
 			kind: 'error',
 			message: 'Rate limited by the service (429), retry after 120 s',
-			description: 'lower Options → Batching → Items per Batch',
+			description:
+				'Send fewer requests at once: Options → Sending → One at a Time, or Fixed Batches with a longer Batch Interval (Ms)',
 			httpCode: '429',
 		},
 		spec: 'Silent; chosen: wait at most 60 s.',
