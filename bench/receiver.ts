@@ -14,6 +14,7 @@ import type { IncomingMessage } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+import { TokenBucket } from '../dev/tokenBucket';
 import { receivedSignatureHeader, verifySignature } from '../dev/verifySignature';
 
 /** Order-independent fingerprint of a set of bodies: sum of a hash of each, modulo 2^32. */
@@ -43,20 +44,7 @@ function serve(secret: string, service: ServiceSpec = { delayMs: 0 }): void {
 	const answer = Buffer.from('{"accepted":true}');
 	let counts = zero();
 	let open = 0;
-	const bucket = { tokens: service.perSecond ?? 0, at: Date.now() };
-	/** Whether the service takes this request (a token bucket, refilled continuously). */
-	const admitted = (): boolean => {
-		if (service.perSecond === undefined) return true;
-		const now = Date.now();
-		bucket.tokens = Math.min(
-			service.perSecond,
-			bucket.tokens + ((now - bucket.at) / 1000) * service.perSecond,
-		);
-		bucket.at = now;
-		if (bucket.tokens < 1) return false;
-		bucket.tokens--;
-		return true;
-	};
+	const bucket = service.perSecond === undefined ? undefined : new TokenBucket(service.perSecond);
 	const verified = (req: IncomingMessage, body: Buffer): boolean => {
 		if (req.method !== 'POST') return false;
 		try {
@@ -74,7 +62,7 @@ function serve(secret: string, service: ServiceSpec = { delayMs: 0 }): void {
 			if (!verified(req, body)) {
 				counts.rejected++;
 				res.writeHead(403, { 'Content-Length': 0 }).end();
-			} else if (!admitted()) {
+			} else if (bucket && !bucket.admit()) {
 				counts.tooMany++;
 				res.writeHead(429, { 'Retry-After': '1', 'Content-Length': 0 }).end();
 			} else {
@@ -106,8 +94,7 @@ function serve(secret: string, service: ServiceSpec = { delayMs: 0 }): void {
 	process.on('message', () => {
 		process.send?.(counts);
 		counts = zero();
-		bucket.tokens = service.perSecond ?? 0;
-		bucket.at = Date.now();
+		bucket?.refill();
 	});
 	// The bench is gone (finished or crashed): do not linger.
 	process.on('disconnect', () => process.exit(0));

@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { outputOf, startWorkflow } from '../dev/engine';
+import { TokenBucket } from '../dev/tokenBucket';
 import { MAY_HAVE_RUN } from '../nodes/TriggerAutomation/failure';
 import { PATH, SECRET, engineReceiver } from './support/engineReceiver';
 import type { ReceivedRequest, Responder } from './support/receiver';
@@ -27,22 +28,15 @@ interface ServiceSpec {
 
 /** A service on the test receiver, counting what it did: runs created, 429s, requests in flight. */
 function service({ latencyMs, perSecond, statusFor }: ServiceSpec) {
-	let tokens = perSecond ?? 0;
-	let refilledAt = Date.now();
+	const bucket = perSecond === undefined ? undefined : new TokenBucket(perSecond);
 	let inFlight = 0;
 	const seen = { runs: [] as string[], tooMany: 0, inFlightAtArrival: [] as number[] };
 	const responder: Responder = async (request, res) => {
 		const message = messageOf(request);
-		if (perSecond !== undefined) {
-			const now = Date.now();
-			tokens = Math.min(perSecond, tokens + ((now - refilledAt) / 1000) * perSecond);
-			refilledAt = now;
-			if (tokens < 1) {
-				seen.tooMany++;
-				res.writeHead(429, { 'Retry-After': '1' }).end();
-				return;
-			}
-			tokens--;
+		if (bucket && !bucket.admit()) {
+			seen.tooMany++;
+			res.writeHead(429, { 'Retry-After': '1' }).end();
+			return;
 		}
 		inFlight++;
 		seen.inFlightAtArrival.push(inFlight);
