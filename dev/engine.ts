@@ -26,6 +26,7 @@ import type {
 	INodeTypes,
 	IPinData,
 	IRun,
+	IRunExecutionData,
 	IVersionedNodeType,
 	IWorkflowExecuteAdditionalData,
 } from 'n8n-workflow';
@@ -166,8 +167,8 @@ export interface StartedRun {
 
 let executions = 0;
 
-/** Starts a workflow in the real engine; `promise.cancel()` stops it as n8n's Stop button does. */
-export async function startWorkflow(options: RunOptions): Promise<StartedRun> {
+/** The workflow, its credentials and what n8n hands the engine for one execution. */
+async function prepareExecution(options: RunOptions, mode: 'manual' | 'retry') {
 	const [pkg, baseNodes] = await Promise.all([loadPackage(), loadBaseNodes(PACKAGE_DIR)]);
 	const nodeTypes = new NodeTypeRegistry({
 		...baseNodes,
@@ -189,7 +190,7 @@ export async function startWorkflow(options: RunOptions): Promise<StartedRun> {
 		pinData,
 	});
 	const executionId = `exec-${++executions}`;
-	const hooks = new ExecutionLifecycleHooks('manual', executionId, {
+	const hooks = new ExecutionLifecycleHooks(mode, executionId, {
 		id: 'wf',
 		name: 'test',
 		nodes,
@@ -220,6 +221,14 @@ export async function startWorkflow(options: RunOptions): Promise<StartedRun> {
 		setExecutionStatus: () => {},
 		sendDataToUI: () => {},
 	} as unknown as IWorkflowExecuteAdditionalData;
+	return { workflow, additionalData, credentialsHelper };
+}
+
+/** Starts a workflow in the real engine; `promise.cancel()` stops it as n8n's Stop button does. */
+export async function startWorkflow(options: RunOptions): Promise<StartedRun> {
+	const { workflow, additionalData, credentialsHelper } = await prepareExecution(options, 'manual');
+	const { nodes } = options.workflow;
+	const { pinData } = options;
 	const startNode = workflow.getNode(options.startNode ?? nodes[0].name) ?? undefined;
 	// As n8n's ManualExecutionService starts a full manual run.
 	const promise = new WorkflowExecute(additionalData, 'manual').run({
@@ -234,6 +243,31 @@ export async function runWorkflow(options: RunOptions): Promise<IRun> {
 	return await (
 		await startWorkflow(options)
 	).promise;
+}
+
+/**
+ * n8n's Retry of a failed execution, as n8n's ExecutionService.retry and WorkflowRunner do it: the
+ * execution's data as saved (a JSON copy, contexts of nodes included), without its error and, when
+ * the last node executed failed, without that node's last pass; the engine then runs on from the
+ * saved stack. `options.workflow` is the workflow the Retry uses: the one of the failed execution
+ * ("Retry with original workflow") or one changed since ("with currently saved workflow").
+ */
+export async function retryExecution(failed: IRun, options: RunOptions): Promise<IRun> {
+	const { workflow, additionalData } = await prepareExecution(options, 'retry');
+	const data = JSON.parse(JSON.stringify(failed.data)) as IRunExecutionData;
+	const { lastNodeExecuted } = data.resultData;
+	if (lastNodeExecuted) {
+		delete data.resultData.error;
+		const passes = data.resultData.runData[lastNodeExecuted] ?? [];
+		if (passes.at(-1)?.error !== undefined) passes.pop();
+	}
+	// The nodes waiting on the stack are the Retry's workflow's ("with currently saved workflow").
+	for (const waiting of data.executionData?.nodeExecutionStack ?? []) {
+		const node = workflow.getNode(waiting.node.name);
+		if (!node) throw new UnexpectedError(`Could not find the node "${waiting.node.name}"`);
+		waiting.node = node;
+	}
+	return await new WorkflowExecute(additionalData, 'retry', data).processRunExecutionData(workflow);
 }
 
 /** Items on output `output` of a node's `runIndex`-th run (main[1] is the error output). */

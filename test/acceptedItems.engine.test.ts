@@ -1,7 +1,8 @@
 /**
- * Retry On Fail inside n8n's real Loop Over Items (Split In Batches) node, in n8n-core's engine:
- * every item of every iteration creates exactly one run, a retry re-sends only what the service did
- * not accept, and every output item carries its own answer.
+ * Retry On Fail and n8n's Retry of a failed execution, in n8n-core's engine, alone and inside n8n's
+ * real Loop Over Items (Split In Batches) node: every item of every iteration creates exactly one
+ * run, a retry re-sends only what the service did not accept, and every output item carries its own
+ * answer.
  */
 import type { ServerResponse } from 'node:http';
 
@@ -10,7 +11,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { manualTriggerNode, pinnedItems } from '../dev/baseNodes';
 import type { RunOptions } from '../dev/engine';
-import { outputOf, runWorkflow } from '../dev/engine';
+import { errorOf, outputOf, retryExecution, runWorkflow } from '../dev/engine';
 import type { ReceivedRequest } from './support/receiver';
 import { Receiver, answer, bodyJson, specViolations } from './support/receiver';
 import { expectNoLeak } from './support/leaks';
@@ -249,7 +250,6 @@ describe('Loop Over Items → Trigger Automation with Retry On Fail: each item s
 		expect(failed.status).toBe('error');
 		// b2 was in flight with b1's first try (Adaptive sending), accepted, and passed on by the retries.
 		expect(tally().received).toEqual({ a1: 1, a2: 1, b1: 3, b2: 1 });
-		expect(keptInExecution(failed)).toEqual({});
 
 		receiver.reset();
 		receiver.respondWith(respond);
@@ -325,5 +325,137 @@ describe('the same node fed by two branches: each run sends its own items', () =
 			['run-x1', 'error'],
 			['run-y1', 'run-y2'],
 		]);
+	});
+});
+
+describe("n8n's Retry of a failed execution: the accepted items are passed on, only the others sent", () => {
+	const FIVE = ['a', 'b', 'c', 'd', 'e'];
+
+	/** Start (pinned items) → Trigger Automation, sending each item's `m`. */
+	function straight(settings: Partial<INode>, options: INodeParameters = {}): RunOptions {
+		return {
+			workflow: {
+				nodes: [
+					manualTriggerNode('Start'),
+					triggerNode(settings, { timeout: TIMEOUT_MS, ...options }),
+				],
+				connections: { Start: { main: [[{ node: NODE_NAME, type: 'main', index: 0 }]] } },
+			},
+			pinData: { Start: pinnedItems(FIVE.map((m) => ({ m }))) },
+			credentials: credentialData(),
+		};
+	}
+
+	/** The node's answers in its last pass: each item's run id, or 'error'. */
+	const answers = (run: IRun, output = 0) => {
+		const passes = run.data.resultData.runData[NODE_NAME] ?? [];
+		return outputOf(run, NODE_NAME, output, passes.length - 1).map(
+			(item) => (item.json.response as IDataObject | undefined)?.runId ?? 'error',
+		);
+	};
+	const EVERY_RUN_ONCE = FIVE.map((m) => `run-${m}`);
+
+	async function failThenRetry(options: RunOptions, retryWith: RunOptions = options) {
+		const failed = await runWorkflow(options);
+		expect(failed.status).toBe('error');
+		const afterFailure = tally();
+		const retried = await retryExecution(failed, retryWith);
+		for (const request of receiver.requests)
+			expect(specViolations(request, SECRET, PATH)).toEqual([]);
+		expectNoLeak(SECRET, { failed, retried }, receiver.requests);
+		return { failed, afterFailure, retried };
+	}
+
+	it('Adaptive, no Retry On Fail, the third item answered 500: the Retry sends only it, and every item has one run', async () => {
+		faults.set('c', ['500']);
+		const { failed, afterFailure, retried } = await failThenRetry(straight({}));
+		expect(afterFailure.accepted).toEqual(once(['a', 'b', 'd', 'e']));
+		expect(keptInExecution(failed)).not.toEqual({});
+		expect(retried.status).toBe('success');
+		expect(tally().received).toEqual({ ...once(FIVE), c: 2 });
+		expect(tally().accepted).toEqual(once(FIVE));
+		expect(answers(retried)).toEqual(EVERY_RUN_ONCE);
+		expect(keptInExecution(retried)).toEqual({});
+	});
+
+	it('the failing item says how many were accepted and what the Retry sends, itself included when it may have run', async () => {
+		faults.set('c', ['500']);
+		const failed = await runWorkflow(straight({}));
+		const error = errorOf(failed, NODE_NAME);
+		expect(error?.description).toContain("check the automation's run history");
+		expect(error?.description).toContain(
+			"4 of 5 items were accepted: n8n's Retry of this execution passes them on without sending them again, and sends only the others, this one included.",
+		);
+	});
+
+	it('Retry On Fail exhausted (3 tries of the third item): the Retry gets its tries anew and sends only that item', async () => {
+		faults.set('c', ['500', '500', '500', '500']);
+		const { afterFailure, retried } = await failThenRetry(straight(RETRY));
+		expect(afterFailure.received).toEqual({ ...once(FIVE), c: 3 });
+		expect(retried.status).toBe('success');
+		// The Retry's first try is the fourth 500; Retry On Fail's second try is accepted.
+		expect(tally().received).toEqual({ ...once(FIVE), c: 5 });
+		expect(tally().accepted).toEqual(once(FIVE));
+		expect(answers(retried)).toEqual(EVERY_RUN_ONCE);
+		expect(keptInExecution(retried)).toEqual({});
+	});
+
+	it('One at a Time stops at the third item: the Retry passes on the first two and sends the rest', async () => {
+		faults.set('c', ['timeout']);
+		const { afterFailure, retried } = await failThenRetry(straight({}, { sending: 'oneAtATime' }));
+		expect(afterFailure.received).toEqual(once(['a', 'b', 'c']));
+		expect(retried.status).toBe('success');
+		expect(tally().received).toEqual({ ...once(FIVE), c: 2 });
+		expect(tally().accepted).toEqual(once(FIVE));
+		expect(answers(retried)).toEqual(EVERY_RUN_ONCE);
+	});
+
+	it('Loop Over Items, the second iteration fails after every try: the Retry sends only what the failed iteration did not get accepted, then the rest', async () => {
+		faults.set('b1', ['500', '500', '500']);
+		const options = loopWorkflow({ messages: MESSAGES, batchSize: 2, settings: RETRY });
+		const { afterFailure, retried } = await failThenRetry(options);
+		expect(afterFailure.accepted).toEqual(once(['a1', 'a2', 'b2']));
+		expect(retried.status).toBe('success');
+		expect(tally().received).toEqual({ ...once(MESSAGES), b1: 4 });
+		expect(tally().accepted).toEqual(once(MESSAGES));
+		expect(iterations(retried)).toEqual(EVERY_ITEM_ITS_OWN_ANSWER);
+		expect(keptInExecution(retried)).toEqual({});
+	});
+
+	it('Retry with the currently saved workflow, its message changed: the accepted items keep their runs and are not sent again', async () => {
+		faults.set('c', ['500']);
+		const original = straight({});
+		const changed = straight({});
+		changed.workflow.nodes[1].parameters.message = '={{ $json.m }}!';
+		const { retried } = await failThenRetry(original, changed);
+		expect(retried.status).toBe('success');
+		expect(tally().received).toEqual({ ...once(FIVE), 'c!': 1 });
+		expect(tally().accepted).toEqual(once(['a', 'b', 'd', 'e', 'c!']));
+		expect(answers(retried)).toEqual(['run-a', 'run-b', 'run-c!', 'run-d', 'run-e']);
+	});
+
+	it('Retry after the credential was pointed to another automation: every item is sent there', async () => {
+		faults.set('c', ['500']);
+		const original = straight({});
+		const elsewhere = {
+			...original,
+			credentials: {
+				[CREDENTIAL_TYPE]: { webhookUrl: `${receiver.url}${PATH}-other`, signingSecret: SECRET },
+			},
+		};
+		const failed = await runWorkflow(original);
+		const retried = await retryExecution(failed, elsewhere);
+		expect(retried.status).toBe('success');
+		const paths = receiver.requests.map((request) => request.path);
+		expect(paths.filter((path) => path === `${PATH}-other`)).toHaveLength(5);
+		expect(answers(retried)).toEqual(FIVE.map((m) => `run-${m}`));
+	});
+
+	it('Continue On Fail: the execution succeeds with an error item, and nothing is kept for a Retry', async () => {
+		faults.set('c', ['500']);
+		const run = await runWorkflow(straight({ onError: 'continueRegularOutput' }));
+		expect(run.status).toBe('success');
+		expect(answers(run)).toEqual(['run-a', 'run-b', 'error', 'run-d', 'run-e']);
+		expect(keptInExecution(run)).toEqual({});
 	});
 });

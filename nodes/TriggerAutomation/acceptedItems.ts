@@ -1,56 +1,88 @@
 /**
- * n8n's Retry On Fail executes the node again, in the same pass and with the same input items, when
- * the node threw or its first output item is an error item. (A pass is what n8n calls a run of the
- * node, numbered by its run index; here "run" means only the service's.) Such a retry must not
- * create a second run for an item the service already accepted, so the outputs of accepted items
- * are remembered and the retry passes them on. "The same item" is the same item index in the same
- * pass: a retry gets the very items of the pass it repeats, while a later pass of the node in the
- * same execution (a loop iteration, a second branch) gets a new run index and sends all its items.
+ * What the service accepted in this pass, so that no retry of the pass sends it again. Two kinds of
+ * retry run a pass again with the very items it had:
+ * - Retry On Fail: n8n executes the node again at once when it threw or its first output item is
+ *   an error item;
+ * - n8n's Retry of a failed execution (Executions list, the public API): n8n loads the execution's
+ *   saved data, the nodes' contexts included, removes the failed pass of the node and runs the node
+ *   again at the same run index.
+ * (A pass is what n8n calls a run of the node, numbered by its run index; here "run" means only the
+ * service's.) The outputs of accepted items are therefore kept in n8n's own per-execution context of
+ * this node, which n8n saves with the execution and which travels with it to whichever worker runs
+ * it, keyed by the run index and the item index: a retry gets the same items at the same indexes,
+ * while a later pass in the same execution (a loop iteration, a second branch) gets a new run index
+ * and sends all its items.
  *
- * The memory lives in n8n's own per-execution context of this node (as Loop Over Items keeps its
- * state): it travels with the execution, whichever worker runs it, and never outlives it. It is
- * released as soon as no retry can follow: after an attempt that needs none, or after the last try.
+ * Also keyed by the webhook URL: a Retry "with currently saved workflow" whose credential now points
+ * to another automation sends every item there, since that automation never got them. Other edits
+ * made before such a Retry do not matter: an accepted item has its run, and a changed message would
+ * make a second run, not replace the first. (n8n refuses to retry with a workflow where the node
+ * that failed was renamed or deleted.)
+ *
+ * Nothing stays after a pass that needs no retry. After the last try that failed, it stays only if
+ * the execution ends in error (the node threw), where n8n's Retry starts.
  */
 import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 
 const CONTEXT_KEY = 'acceptedItemsByPass';
 
 interface PassMemory {
+	/** Retry On Fail's tries of this pass so far; n8n's Retry starts counting again. */
 	tries: number;
+	url: string;
 	/** Output JSON by item index. */
 	outputs: Record<string, IDataObject>;
 }
+
+/**
+ * How a try of the pass ended, as n8n's engine sees it: Retry On Fail follows 'error items' and
+ * 'threw' while tries are left; the execution ends in error after the last 'threw', and is
+ * cancelled at 'stopped'. n8n's Retry can follow either.
+ */
+export type PassEnd = 'passed' | 'error items' | 'threw' | 'stopped';
 
 export interface AcceptedItems {
 	/** The output of this item from an earlier try of this pass, if the service accepted it then. */
 	earlier(itemIndex: number): IDataObject | undefined;
 	accepted(itemIndex: number, json: IDataObject): void;
-	/** After a try: n8n retries if the node threw or its first output item is an error item. */
-	finish(retryFollows: boolean): void;
+	/** How many items of this pass the service has accepted, in this try or an earlier one. */
+	readonly count: number;
+	finish(end: PassEnd): void;
 }
 
 /** The tries n8n makes for a node with Retry On Fail (the same bounds in n8n 1.x and 2.x). */
 function maxTries(node: INode): number {
+	if (node.retryOnFail !== true) return 1;
 	return Math.min(5, Math.max(2, node.maxTries ?? 3));
 }
 
-export function acceptedItems(ctx: IExecuteFunctions): AcceptedItems | undefined {
+export function acceptedItems(ctx: IExecuteFunctions, url: string): AcceptedItems {
 	const node = ctx.getNode();
-	if (node.retryOnFail !== true) return undefined;
 	const context = ctx.getContext('node');
 	const passIndex = String(ctx.getWorkflowDataProxy(0).$runIndex);
 	const byPass = (context[CONTEXT_KEY] ??= {}) as Record<string, PassMemory>;
-	const pass = (byPass[passIndex] ??= { tries: 0, outputs: {} });
+	let pass = byPass[passIndex];
+	if (pass?.url !== url) pass = byPass[passIndex] = { tries: 0, url, outputs: {} };
 	pass.tries++;
+	const forget = () => {
+		delete byPass[passIndex];
+		if (Object.keys(byPass).length === 0) delete context[CONTEXT_KEY];
+	};
 	return {
 		earlier: (itemIndex) => pass.outputs[itemIndex],
 		accepted: (itemIndex, json) => {
 			pass.outputs[itemIndex] = json;
 		},
-		finish: (retryFollows) => {
-			if (retryFollows && pass.tries < maxTries(node)) return;
-			delete byPass[passIndex];
-			if (Object.keys(byPass).length === 0) delete context[CONTEXT_KEY];
+		get count() {
+			return Object.keys(pass.outputs).length;
+		},
+		finish: (end) => {
+			if (end === 'passed') return forget();
+			if (end !== 'stopped' && pass.tries < maxTries(node)) return;
+			// The execution goes on with the error items, or it ends here and n8n's Retry may follow,
+			// with Retry On Fail's tries anew.
+			if (end === 'error items' || Object.keys(pass.outputs).length === 0) return forget();
+			pass.tries = 0;
 		},
 	};
 }

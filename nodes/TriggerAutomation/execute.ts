@@ -9,12 +9,13 @@ import { CREDENTIAL_TYPE } from '../../credentials/common/credentialType';
 import { describeSecretProblem } from '../../credentials/common/signature';
 import type { WebhookTarget } from '../../credentials/common/webhookUrl';
 import { parseWebhookUrl } from '../../credentials/common/webhookUrl';
+import type { AcceptedItems, PassEnd } from './acceptedItems';
 import { acceptedItems } from './acceptedItems';
 import { Deadlines } from './deadline';
 import type { Execution, Target } from './execution';
 import { TriggerError, badInput } from './failure';
 import { failuresHint, previewHint } from './hints';
-import { errorItem, toNodeError } from './nodeError';
+import { errorItem, toNodeError, withRetryNote } from './nodeError';
 import { readOptions } from './options';
 import type { SendItem, Sending } from './sending';
 import { sendAdaptively, sendInBatches } from './sending';
@@ -48,9 +49,12 @@ export async function triggerAutomations(this: IExecuteFunctions): Promise<INode
 		}
 		return [results];
 	};
+	let accepted: AcceptedItems | undefined;
 	const fail = (error: unknown, itemIndex: number) => {
 		const nodeError = toNodeError(this, error, itemIndex);
-		if (!this.continueOnFail()) throw nodeError;
+		if (!this.continueOnFail()) {
+			throw withRetryNote(nodeError, error, accepted?.count ?? 0, items.length);
+		}
 		results.push(errorItem(nodeError, itemIndex));
 		failed.items++;
 		if (error instanceof TriggerError && error.failure.mayHaveRun) failed.mayHaveRun++;
@@ -67,13 +71,14 @@ export async function triggerAutomations(this: IExecuteFunctions): Promise<INode
 		return answer(false);
 	}
 
-	const accepted = acceptedItems(this);
+	// A preview sends nothing: it neither passes on nor records what the service accepted.
+	accepted = settings.options.preview ? undefined : acceptedItems(this, settings.target.url);
 	// Disposed in the `finally` below: nothing that can throw comes in between.
 	const execution: Execution = { ...settings, deadlines: new Deadlines(this) };
 	const send: SendItem = async (itemIndex, pace) => {
 		try {
 			const earlier = accepted?.earlier(itemIndex);
-			// Accepted by an earlier try of this pass (Retry On Fail): passed on, not sent again.
+			// Accepted by an earlier try of this pass (Retry On Fail, n8n's Retry): passed on, not sent.
 			if (earlier) pace.settled();
 			const json = earlier ?? (await triggerItem(execution, itemIndex, pace));
 			accepted?.accepted(itemIndex, json);
@@ -92,7 +97,7 @@ export async function triggerAutomations(this: IExecuteFunctions): Promise<INode
 		halt: (outcome) => 'error' in outcome && !continueOnFail,
 	};
 	// Until the node returns normally, n8n treats the try as failed (it threw).
-	let retryFollows = true;
+	let end: PassEnd = 'threw';
 	try {
 		const outcomes =
 			sending === 'adaptive'
@@ -100,7 +105,10 @@ export async function triggerAutomations(this: IExecuteFunctions): Promise<INode
 				: await sendInBatches(plan, batchSize, batchIntervalMs);
 		// Stopped: the requests in flight were aborted (each may or may not have created a run), and
 		// their errors would make the engine report a failure instead of the cancellation.
-		if (cancel?.aborted) return [results];
+		if (cancel?.aborted) {
+			end = 'stopped';
+			return [results];
+		}
 		for (const outcome of outcomes) {
 			if ('json' in outcome) {
 				results.push({ json: outcome.json, pairedItem: { item: outcome.itemIndex } });
@@ -108,10 +116,10 @@ export async function triggerAutomations(this: IExecuteFunctions): Promise<INode
 				fail(outcome.error, outcome.itemIndex);
 			}
 		}
-		retryFollows = results[0]?.json.error !== undefined;
+		end = results[0]?.json.error !== undefined ? 'error items' : 'passed';
 	} finally {
 		execution.deadlines.dispose();
-		accepted?.finish(retryFollows);
+		accepted?.finish(end);
 	}
 	return answer(execution.options.preview);
 }

@@ -65,3 +65,26 @@ export function errorItem(
 	if (error instanceof NodeApiError && error.httpCode) details.httpCode = error.httpCode;
 	return { json: { error: error.message, details }, pairedItem: { item: itemIndex } };
 }
+
+/**
+ * The error that ends the execution, with what n8n's Retry of it will do (acceptedItems.ts): pass
+ * on the `accepted` items and send the others, this one too even if it may have created a run.
+ */
+export function withRetryNote<E extends NodeApiError | NodeOperationError>(
+	nodeError: E,
+	cause: unknown,
+	accepted: number,
+	total: number,
+): E {
+	const mayHaveRun = cause instanceof TriggerError && cause.failure.mayHaveRun;
+	let note: string | undefined;
+	if (accepted > 0) {
+		note =
+			`${accepted} of ${total} items were accepted: n8n's Retry of this execution passes them on ` +
+			`without sending them again, and sends only the others${mayHaveRun ? ', this one included' : ''}.`;
+	} else if (mayHaveRun) {
+		note = "n8n's Retry of this execution sends this item again.";
+	}
+	if (note) nodeError.description = [nodeError.description, note].filter(Boolean).join(' ');
+	return nodeError;
+}
