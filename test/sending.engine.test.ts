@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { outputOf, startWorkflow } from '../dev/engine';
+import { MAX_IN_FLIGHT } from '../nodes/TriggerAutomation/congestionWindow';
 import { MAY_HAVE_RUN } from '../nodes/TriggerAutomation/failure';
 import { SECRET, engineReceiver } from './support/engineReceiver';
 import type { ServiceSpec } from './support/limitedService';
@@ -18,12 +19,12 @@ const DEFAULTS = { message: '={{ $json.n }}' };
 const service = (spec: ServiceSpec) => limitedService(receiver, spec);
 
 describe('Sending → Adaptive (the default): as fast as the service accepts, never flooding it', () => {
-	it('a prompt service gets many requests at once (more than one, never more than 64), and every output is its own item, in item order', async () => {
+	it('a prompt service gets many requests at once (more than a few, never more than the cap), and every output is its own item, in item order', async () => {
 		const seen = service({ latencyMs: (k) => 5 + ((k * 7) % 30) });
 		const result = await run(DEFAULTS, items(200));
 		const peak = Math.max(...seen.inFlightAtArrival);
 		expect(peak).toBeGreaterThan(8);
-		expect(peak).toBeLessThanOrEqual(64);
+		expect(peak).toBeLessThanOrEqual(MAX_IN_FLIGHT);
 		const output = outputOf(result, NODE_NAME);
 		expect(output.map((item) => item.pairedItem)).toEqual(items(200).map((_, item) => ({ item })));
 		expect(output.map((item) => (item.json.response as IDataObject).runId)).toEqual(
@@ -60,7 +61,7 @@ describe('Sending → Adaptive (the default): as fast as the service accepts, ne
 		const seen = service({ latencyMs: (k) => (k < 60 ? 10 : 800) });
 		const result = await run(DEFAULTS, items(260));
 		expect(result.status).toBe('success');
-		// In flight when each slow request arrived: the first round trip of them (up to 64) …
+		// In flight when each slow request arrived: the first round trip of them …
 		const slow = seen.inFlightAtArrival.slice(60);
 		const whenItSlowed = Math.max(...slow.slice(0, 64));
 		// … and the last requests, several round trips later.

@@ -9,8 +9,11 @@ import { sleep } from 'n8n-workflow';
 import type { Failure } from './failure';
 
 export interface Pace {
-	/** Until this item may send again, `waitMs` after it was turned away. Ends early at Stop. */
-	turn(waitMs: number): Promise<void>;
+	/**
+	 * Until this item may send again, `waitMs` after it was turned away (`times` so far). Ends early
+	 * at Stop.
+	 */
+	turn(waitMs: number, times: number): Promise<void>;
 	/** An attempt sent at `sentAt` has ended (`failure` if not accepted); no `sentAt`: nothing was sent. */
 	settled(sentAt?: number, failure?: Failure): void;
 }

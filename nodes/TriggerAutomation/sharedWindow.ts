@@ -9,9 +9,10 @@
  * capacity and, as far as anyone can tell (the interface shows no rate limits), its limits. Sharing
  * too much costs speed for a while; sharing too little costs items their retries.
  *
- * Each execution is a lane; free slots go round-robin between the lanes with a waiting item, so an
- * execution of one item is not stuck behind one of 10,000. Within a lane, re-sends go before new
- * items. Waiting for a slot costs no retry: only an attempt the service turned away does.
+ * Free slots go first to re-sends, the items turned away most often first (the one closest to
+ * running out of Retries When Not Accepted), then round-robin between the executions (lanes) with a
+ * new item waiting, so an execution of one item is not stuck behind one of 10,000. Waiting for a slot
+ * costs no retry: only an attempt the service turned away does.
  */
 import { sleep } from 'n8n-workflow';
 
@@ -31,8 +32,10 @@ class ServiceWindow {
 	lanes = 0;
 	lastActive = Date.now();
 	private pausedUntil = 0;
-	/** Lanes with a waiting item, in turn order. */
+	/** Lanes with a new item waiting, in turn order. */
 	private readonly ready: ExecutionLane[] = [];
+	/** Items waiting to be sent again, most often turned away first, then in the order they came. */
+	private readonly resends: Resend[] = [];
 	/** Ends the pause's wake-up timer once no execution is left to wake. */
 	private timer: AbortController | undefined;
 
@@ -50,20 +53,43 @@ class ServiceWindow {
 		this.dispatch();
 	}
 
+	enqueueResend(resend: Resend): void {
+		let at = this.resends.length;
+		while (at > 0 && this.resends[at - 1].times < resend.times) at--;
+		this.resends.splice(at, 0, resend);
+		this.dispatch();
+	}
+
+	/** A stopped or finished lane's re-sends, taken out of the queue. */
+	dropResends(lane: ExecutionLane): Resend[] {
+		const dropped = this.resends.filter((resend) => resend.lane === lane);
+		for (const resend of dropped) this.resends.splice(this.resends.indexOf(resend), 1);
+		return dropped;
+	}
+
 	leave(lane: ExecutionLane): void {
 		const at = this.ready.indexOf(lane);
 		if (at !== -1) this.ready.splice(at, 1);
-		if (--this.lanes === 0) this.timer?.abort();
+		if (--this.lanes === 0) {
+			this.timer?.abort();
+			this.timer = undefined;
+		}
 		this.lastActive = Date.now();
 		this.dispatch();
 	}
 
-	/** Gives free slots to waiting items, one lane after another. */
+	/** Gives free slots to waiting items: re-sends first, then new items lane after lane. */
 	dispatch(): void {
 		const now = Date.now();
 		if (this.paused(now)) {
-			if (this.ready.length > 0) this.wakeAt(this.pausedUntil - now);
+			if (this.ready.length > 0 || this.resends.length > 0) this.wakeAt(this.pausedUntil - now);
 			return;
+		}
+		while (this.inFlight < this.window.limit && this.resends.length > 0) {
+			const { lane, wake } = this.resends.shift()!;
+			lane.held++;
+			this.inFlight++;
+			wake(true);
 		}
 		while (this.inFlight < this.window.limit && this.ready.length > 0) {
 			const lane = this.ready.shift()!;
@@ -86,6 +112,13 @@ class ServiceWindow {
 	}
 }
 
+interface Resend {
+	lane: ExecutionLane;
+	/** How often the service has turned this item away. */
+	times: number;
+	wake: (granted: boolean) => void;
+}
+
 const windows = new Map<string, ServiceWindow>();
 
 /** The service's window, after forgetting those idle past IDLE_MS (their number stays small). */
@@ -105,12 +138,10 @@ function windowFor(serviceUrl: string): ServiceWindow {
 export class ExecutionLane implements Pace {
 	private readonly shared: ServiceWindow;
 	/** Slots this execution holds: given back at `close` if an item never settled them. */
-	private held = 0;
+	held = 0;
+	/** New items waiting for their first slot. */
 	private readonly queue: Array<(granted: boolean) => void> = [];
-	private readonly onStop = () => {
-		for (const wake of this.queue.splice(0)) wake(false);
-		this.shared.dispatch();
-	};
+	private readonly onStop = () => this.wakeAll();
 
 	constructor(
 		serviceUrl: string,
@@ -136,12 +167,19 @@ export class ExecutionLane implements Pace {
 
 	/** Until a new item may send its first request (or Stop). */
 	async start(): Promise<void> {
-		await this.slot(false);
+		if (this.stop?.aborted) return;
+		const granted = new Promise<boolean>((wake) => this.queue.push(wake));
+		this.shared.enqueue(this);
+		await granted;
 	}
 
-	async turn(waitMs: number): Promise<void> {
+	async turn(waitMs: number, times: number): Promise<void> {
 		this.shared.pauseFor(waitMs);
-		await this.slot(true);
+		if (this.stop?.aborted) return;
+		const granted = new Promise<boolean>((wake) =>
+			this.shared.enqueueResend({ lane: this, times, wake }),
+		);
+		await granted;
 	}
 
 	settled(sentAt?: number, failure?: Failure): void {
@@ -163,18 +201,16 @@ export class ExecutionLane implements Pace {
 	/** After the execution: its slots are free, and no listener stays on its Stop signal. */
 	close(): void {
 		this.stop?.removeEventListener('abort', this.onStop);
-		for (const wake of this.queue.splice(0)) wake(false);
+		this.wakeAll();
 		this.shared.inFlight -= this.held;
 		this.held = 0;
 		this.shared.leave(this);
 	}
 
-	private async slot(resend: boolean): Promise<void> {
-		if (this.stop?.aborted) return;
-		const granted = new Promise<boolean>((wake) =>
-			resend ? this.queue.unshift(wake) : this.queue.push(wake),
-		);
-		this.shared.enqueue(this);
-		await granted;
+	/** Every waiting item of this execution, told that it gets no slot (Stop, or the end). */
+	private wakeAll(): void {
+		for (const wake of this.queue.splice(0)) wake(false);
+		for (const { wake } of this.shared.dropResends(this)) wake(false);
+		this.shared.dispatch();
 	}
 }
