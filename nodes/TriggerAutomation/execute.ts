@@ -49,7 +49,8 @@ export async function triggerAutomations(this: IExecuteFunctions): Promise<INode
 		}
 		return [results];
 	};
-	let accepted: AcceptedItems | undefined;
+	// Set once the settings are read: a failure of the settings themselves has nothing accepted.
+	let accepted: AcceptedItems | undefined = undefined;
 	const fail = (error: unknown, itemIndex: number) => {
 		const nodeError = toNodeError(this, error, itemIndex);
 		if (!this.continueOnFail()) {
