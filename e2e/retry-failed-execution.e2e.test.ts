@@ -4,7 +4,9 @@
  * it through the REST API as the Executions list does, with the original workflow and with the
  * currently saved one. The retry must pass on what the service accepted and send only the others:
  * exactly one accepted request per item, every request validly signed, and the retried execution's
- * output has all five items, each with its own run, in item order.
+ * output has all five items, each with its own run, in item order. A manual execution (the editor's
+ * Execute Workflow, through the same REST API) is saved by default and retried the same way;
+ * executing the workflow again is a new execution, which sends every item.
  */
 import type { ServerResponse } from 'node:http';
 
@@ -16,12 +18,13 @@ import type { ReceivedRequest } from '../test/support/receiver';
 import { Receiver, answer, bodyJson, specViolations } from '../test/support/receiver';
 import type { RestExecution } from './support/rest';
 import { Rest } from './support/rest';
-import { webhookItemsWorkflow } from './support/workflows';
+import { itemsWorkflow, webhookItemsWorkflow } from './support/workflows';
 
 const SECRET = 'e2e_retry_secret_5b7e1d';
 const PATH = '/webhooks/cloud/e2e-retry';
 const CREDENTIAL = { id: 'e2eRetryCred0001', name: 'E2E automation webhook for the Retry' };
 const WORKFLOW = workflowId('retryFailed');
+const MANUAL = workflowId('retryManual');
 const ITEMS = 5;
 /** The item the service answers 500 the first time: it may have created a run, n8n cannot know. */
 const FAILING = 2;
@@ -118,6 +121,14 @@ for (const app of Object.values(APPS)) {
 					credential: CREDENTIAL,
 				}),
 			]);
+			await n8n.import('workflow', [
+				itemsWorkflow({
+					id: MANUAL,
+					name: 'Five items, run from the editor',
+					items: Array.from({ length: ITEMS }, (_, item) => ({ message: `manual-${item}` })),
+					credential: CREDENTIAL,
+				}),
+			]);
 			await activate(n8n, WORKFLOW);
 			await n8n.start();
 			rest = new Rest(n8n, await setUpOwner(n8n));
@@ -210,6 +221,36 @@ for (const app of Object.values(APPS)) {
 			expect(runIds).toEqual(
 				messages.map((m) => (accepted.includes(m) ? `run-${m}` : `run-${m} (edited)`)),
 			);
+		});
+
+		it("a manual execution (the editor's Execute Workflow), saved as n8n does by default: its Retry passes the accepted items on too", async () => {
+			const messages = Array.from({ length: ITEMS }, (_, item) => `manual-${item}`);
+			const before = receiver.requests.length;
+			const failed = await rest.ended(await rest.runManually(MANUAL));
+			const sent = receiver.requests.length;
+			const accepted = [...acceptedByMessage(receiver.requests.slice(before)).keys()];
+			expect(failed).toMatchObject({ status: 'error', mode: 'manual' });
+			expect(failed.data.resultData.error?.description).toContain(
+				`${accepted.length} of ${ITEMS} items were accepted`,
+			);
+
+			const retried = await rest.execution(await rest.retry(failed.id, false));
+			const resent = receiver.requests.slice(sent).map(messageOf);
+			console.log(
+				`n8n ${n8n.version}, manual: the service accepted ${accepted.length} of ${ITEMS} items; the retry (mode ${retried.mode}) sent ${resent.length} and ended ${retried.status}`,
+			);
+			expect(retried).toMatchObject({ status: 'success', retryOf: failed.id });
+			expect(resent.sort()).toEqual(messages.filter((m) => !accepted.includes(m)).sort());
+			const acceptedNow = acceptedByMessage();
+			expect(messages.map((m) => acceptedNow.get(m))).toEqual(messages.map(() => 1));
+			expect(
+				outputOf(retried).map(({ json }) => (json.response as { runId?: string })?.runId),
+			).toEqual(messages.map((m) => `run-${m}`));
+
+			// Executing the workflow again is a new execution: it remembers nothing, every item is sent.
+			const again = receiver.requests.length;
+			expect(await rest.ended(await rest.runManually(MANUAL))).toMatchObject({ status: 'success' });
+			expect(receiver.requests.slice(again).map(messageOf).sort()).toEqual(messages);
 		});
 	});
 }

@@ -91,6 +91,31 @@ export class Rest {
 		return String(retried.id);
 	}
 
+	/**
+	 * The editor's Execute Workflow from the workflow's Manual Trigger, as saved: 2.x reads the
+	 * trigger to start from, 1.x the workflow sent along too. Resolves to the execution's id.
+	 */
+	async runManually(id: string, trigger = 'Manual Trigger'): Promise<string> {
+		const workflowData = await this.call<Record<string, unknown>>('GET', `/workflows/${id}`);
+		const started = await this.call<{ executionId: string | number }>(
+			'POST',
+			`/workflows/${id}/run`,
+			{ workflowData, triggerToStartFrom: { name: trigger } },
+		);
+		return String(started.executionId);
+	}
+
+	/** One execution once it has ended. */
+	async ended(id: string, timeoutMs = 60_000): Promise<RestExecution> {
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			const execution = await this.execution(id);
+			if (!['new', 'running', 'waiting'].includes(execution.status)) return execution;
+			if (Date.now() > deadline) throw new Error(`execution ${id} did not end`);
+			await new Promise((resolve) => setTimeout(resolve, 250));
+		}
+	}
+
 	/** Saves the workflow as the editor's Save does, with `change` applied to it. */
 	async saveWorkflow(
 		id: string,
