@@ -322,7 +322,7 @@ describe('n8n 2.x in queue mode: one main, two workers, Redis and PostgreSQL', (
 			body: JSON.stringify({ items: messages.map((m) => ({ m })) }),
 		});
 		await called.text();
-		const failed = await rest.endedExecution(RETRY_WORKFLOW);
+		const failed = await rest.endedExecution(RETRY_WORKFLOW, []);
 		expect(failed.status).toBe('error');
 		const afterFailure = receiver.requests.length;
 		const acceptedFirst = receiver.requests

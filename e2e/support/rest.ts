@@ -1,7 +1,8 @@
 /**
  * n8n's REST API (/rest, what its editor calls), as the owner: the executions of a workflow, one
- * execution with its data, n8n's Retry of a failed execution, a workflow saved anew. The same
- * calls in n8n 1.x and 2.x; any database (SQLite, or PostgreSQL in queue mode).
+ * execution with its data, n8n's Retry of a failed execution, a workflow saved anew or executed
+ * from the editor, an API key; and the public API's Retry. The same calls in n8n 1.x and 2.x; any
+ * database (SQLite, or PostgreSQL in queue mode).
  */
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -56,17 +57,22 @@ export class Rest {
 	}
 
 	/**
-	 * The workflow's newest execution once it has ended (n8n answers a webhook before it has saved
-	 * the execution as ended).
+	 * The workflow's execution that is not among `known` (ids read before it started), once it has
+	 * ended: n8n may list it only a moment after answering its webhook, and as running until saved.
 	 */
-	async endedExecution(workflowId: string, timeoutMs = 60_000): Promise<RestExecution> {
+	async endedExecution(
+		workflowId: string,
+		known: string[],
+		timeoutMs = 60_000,
+	): Promise<RestExecution> {
 		const deadline = Date.now() + timeoutMs;
 		for (;;) {
-			const [newest] = await this.executions(workflowId);
-			if (newest && !['new', 'running', 'waiting'].includes(newest.status)) {
-				return await this.execution(newest.id);
+			const started = (await this.executions(workflowId)).filter((e) => !known.includes(e.id));
+			if (started.length > 1) throw new Error(`more than one new execution of ${workflowId}`);
+			if (started[0] && !['new', 'running', 'waiting'].includes(started[0].status)) {
+				return await this.execution(started[0].id);
 			}
-			if (Date.now() > deadline) throw new Error(`no ended execution of ${workflowId}`);
+			if (Date.now() > deadline) throw new Error(`no new ended execution of ${workflowId}`);
 			await new Promise((resolve) => setTimeout(resolve, 250));
 		}
 	}
@@ -114,6 +120,28 @@ export class Rest {
 			if (Date.now() > deadline) throw new Error(`execution ${id} did not end`);
 			await new Promise((resolve) => setTimeout(resolve, 250));
 		}
+	}
+
+	/** An API key of the owner's for n8n's public API, allowed to retry executions. */
+	async createApiKey(): Promise<string> {
+		const created = await this.call<{ rawApiKey: string }>('POST', '/api-keys', {
+			label: 'e2e retry',
+			expiresAt: null,
+			scopes: ['execution:read', 'execution:retry'],
+		});
+		return created.rawApiKey;
+	}
+
+	/** The public API's Retry (`POST /api/v1/executions/{id}/retry`): resolves to the retry's id. */
+	async publicRetry(apiKey: string, id: string, loadWorkflow: boolean): Promise<string> {
+		const response = await fetch(`${this.n8n.baseUrl}/api/v1/executions/${id}/retry`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', 'x-n8n-api-key': apiKey },
+			body: JSON.stringify({ loadWorkflow }),
+		});
+		const text = await response.text();
+		if (!response.ok) throw new Error(`public API retry of ${id}: ${response.status} ${text}`);
+		return String((JSON.parse(text) as { id: string | number }).id);
 	}
 
 	/** Saves the workflow as the editor's Save does, with `change` applied to it. */
