@@ -122,8 +122,6 @@ for (const app of Object.values(APPS)) {
 					path: 'e2e-retry',
 					credential: CREDENTIAL,
 				}),
-			]);
-			await n8n.import('workflow', [
 				itemsWorkflow({
 					id: MANUAL,
 					name: 'Five items, run from the editor',
