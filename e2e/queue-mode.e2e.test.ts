@@ -3,7 +3,9 @@
  * from Debian, the package installed on each as a community package. Production webhooks start
  * several executions at once; each splits its items, loops over them with n8n's Loop Over Items and
  * triggers one run per item, with Retry On Fail on and failures injected into first attempts.
- * Every item must create exactly one run, and both workers must have run executions.
+ * Every item must create exactly one run, and both workers must have run executions. Then n8n's
+ * Retry of a failed execution, asked of the main through the REST API, runs on a worker, which has
+ * only the saved execution to know what the service accepted: again one run per item.
  * Alone: `npm run test:queue` (after `bash e2e/install.sh`).
  */
 import { randomUUID } from 'node:crypto';
@@ -13,11 +15,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { WorkflowFile } from '../dev/exampleFiles';
 import { CREDENTIAL_TYPE, workflowId } from '../dev/exampleFiles';
-import { APPS, N8nInstance, packPackage } from '../dev/n8nApp';
+import { APPS, N8nInstance, packPackage, setUpOwner } from '../dev/n8nApp';
 import { NODE_TYPE } from '../dev/packageNames';
 import type { ReceivedRequest } from '../test/support/receiver';
 import { Receiver, answer, bodyJson, specViolations } from '../test/support/receiver';
 import { QueueServices } from './support/queueServices';
+import { Rest } from './support/rest';
+import { webhookItemsWorkflow } from './support/workflows';
 
 const SECRET = 'queue_mode_secret_8d2f6a';
 const PATH = '/webhooks/cloud/auto-queue';
@@ -26,6 +30,11 @@ const ITEMS_PER_EXECUTION = 20;
 const BATCH = 5;
 const TIMEOUT_MS = 1500;
 const CREDENTIAL = { id: 'queueCredential1', name: 'Queue-mode automation webhook' };
+/** Webhook → Split Out → Trigger Automation at its defaults, for n8n's Retry. */
+const RETRY_WORKFLOW = workflowId('queueRetry');
+const RETRY_ITEMS = 5;
+/** The item of the "retry" flow that the service answers 500 the first time. */
+const RETRY_FAILING = 2;
 
 /**
  * The failure injected into an attempt of an item. "Stop" workflows stop on an error, so n8n retries
@@ -35,6 +44,7 @@ const CREDENTIAL = { id: 'queueCredential1', name: 'Queue-mode automation webhoo
  * of theirs.
  */
 function faultFor(flow: string, item: number, attempt: number): Fault | undefined {
+	if (flow === 'retry') return item === RETRY_FAILING && attempt === 0 ? '500' : undefined;
 	if (flow === 'stop') {
 		if (attempt > 0) return undefined;
 		if (item % 7 === 3) return '500';
@@ -138,6 +148,7 @@ describe('n8n 2.x in queue mode: one main, two workers, Redis and PostgreSQL', (
 	const receiver = new Receiver();
 	let main: N8nInstance;
 	let workers: N8nInstance[] = [];
+	let rest: Rest;
 
 	const messageOf = (request: ReceivedRequest) => String(bodyJson(request).data.message);
 
@@ -177,15 +188,21 @@ describe('n8n 2.x in queue mode: one main, two workers, Redis and PostgreSQL', (
 				data: { webhookUrl: `${receiver.url}${PATH}`, signingSecret: SECRET },
 			},
 		]);
-		await main.import(
-			'workflow',
-			FLOWS.map((flow) => queueWorkflow(flow)),
-		);
-		for (const flow of FLOWS) {
-			const published = await main.cli(['publish:workflow', `--id=${workflowId(`queue${flow}`)}`]);
+		await main.import('workflow', [
+			...FLOWS.map((flow) => queueWorkflow(flow)),
+			webhookItemsWorkflow({
+				id: RETRY_WORKFLOW,
+				name: 'Queue mode: five items for the Retry',
+				path: 'queue-retry',
+				credential: CREDENTIAL,
+			}),
+		]);
+		for (const id of [...FLOWS.map((flow) => workflowId(`queue${flow}`)), RETRY_WORKFLOW]) {
+			const published = await main.cli(['publish:workflow', `--id=${id}`]);
 			expect(published.code, published.stdout + published.stderr).toBe(0);
 		}
 		await main.start();
+		rest = new Rest(main, await setUpOwner(main));
 		await Promise.all(
 			workers.map((worker) => worker.start(180_000, ['worker', '--concurrency=5'])),
 		);
@@ -294,6 +311,50 @@ describe('n8n 2.x in queue mode: one main, two workers, Redis and PostgreSQL', (
 		// Each was sent by both tries of its iteration: the first (whose first item dropped, so n8n
 		// retried) and the retry (whose first item was accepted, so n8n did not try again).
 		expect(sentToFailing).toEqual(failing.map(() => 2));
+	});
+
+	it("n8n's Retry of a failed execution, asked of the main through the REST API, runs on a worker and creates exactly one run per item", async () => {
+		const messages = Array.from({ length: RETRY_ITEMS }, (_, item) => `retry-e0-i${item}`);
+		const before = receiver.requests.length;
+		const called = await fetch(`${main.baseUrl}/webhook/queue-retry`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ items: messages.map((m) => ({ m })) }),
+		});
+		await called.text();
+		const failed = await rest.endedExecution(RETRY_WORKFLOW, []);
+		expect(failed.status).toBe('error');
+		const afterFailure = receiver.requests.length;
+		const acceptedFirst = receiver.requests
+			.slice(before, afterFailure)
+			.filter((r) => r.answer === 202)
+			.map(messageOf);
+		expect(acceptedFirst).not.toContain(messages[RETRY_FAILING]);
+		expect(failed.data.resultData.error?.description).toContain(
+			`${acceptedFirst.length} of ${RETRY_ITEMS} items were accepted: n8n's Retry of this execution passes them on`,
+		);
+
+		const retriedId = await rest.retry(failed.id, false);
+		const retried = await rest.execution(retriedId);
+		const ranOn = workers.map((worker) =>
+			[...worker.log.matchAll(/Worker started execution (\d+)/g)].some((m) => m[1] === retriedId),
+		);
+		const resent = receiver.requests.slice(afterFailure).map(messageOf);
+		console.log(
+			`queue mode Retry: the failed execution ${failed.id} had ${acceptedFirst.length} of ${RETRY_ITEMS} items accepted; its retry ${retriedId} ran on worker ${ranOn.indexOf(true) + 1}, sent ${resent.length} and ended ${retried.status}`,
+		);
+		expect(retried).toMatchObject({ status: 'success', mode: 'retry', retryOf: failed.id });
+		expect(ranOn.filter(Boolean)).toHaveLength(1);
+		expect(resent.sort()).toEqual(messages.filter((m) => !acceptedFirst.includes(m)).sort());
+		const requests = receiver.requests.slice(before);
+		for (const request of requests) expect(specViolations(request, SECRET, PATH)).toEqual([]);
+		const acceptedOf = (message: string) =>
+			requests.filter((r) => r.answer === 202 && messageOf(r) === message).length;
+		expect(messages.map(acceptedOf)).toEqual(messages.map(() => 1));
+		const outputs = retried.data.resultData.runData['Trigger Automation'][0].data!.main[0];
+		expect(outputs.map(({ json }) => (json.response as { runId?: string }).runId)).toEqual(
+			messages.map((m) => `run-${m}`),
+		);
 	});
 });
 

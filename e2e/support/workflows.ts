@@ -3,6 +3,8 @@
  * beside the examples: several items with one bad, a credential whose secret is wrong or padded, and
  * n8n's HTTP Request node with the credential. And the order example, imported on its own.
  */
+import { randomUUID } from 'node:crypto';
+
 import type { WorkflowFile } from '../../dev/exampleFiles';
 import { CREDENTIAL_TYPE, credentialsOf, readExamples, workflowId } from '../../dev/exampleFiles';
 import type { N8nInstance } from '../../dev/n8nApp';
@@ -87,6 +89,62 @@ export function itemsWorkflow(spec: {
 		connections: {
 			'Manual Trigger': { main: [[{ node: 'Items', type: 'main', index: 0 }]] },
 			Items: { main: [[{ node: 'One item each', type: 'main', index: 0 }]] },
+			'One item each': { main: [[{ node: 'Trigger Automation', type: 'main', index: 0 }]] },
+		},
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+/**
+ * Webhook (POST `path`, body `{ items: [{ m }] }`) → Split Out → Trigger Automation at its defaults,
+ * sending each item's `m` as the message. The Webhook answers once the execution has ended. Active
+ * (published), its executions are production ones, which n8n saves even when they fail.
+ */
+export function webhookItemsWorkflow(spec: {
+	id: string;
+	name: string;
+	path: string;
+	credential: { id: string; name: string };
+}): WorkflowFile {
+	return {
+		id: spec.id,
+		name: spec.name,
+		nodes: [
+			{
+				id: 'e2e-webhook',
+				name: 'Webhook',
+				type: 'n8n-nodes-base.webhook',
+				typeVersion: 2,
+				position: [0, 0],
+				webhookId: randomUUID(),
+				parameters: {
+					httpMethod: 'POST',
+					path: spec.path,
+					responseMode: 'lastNode',
+					responseData: 'allEntries',
+					options: {},
+				},
+			},
+			{
+				id: 'e2e-split',
+				name: 'One item each',
+				type: 'n8n-nodes-base.splitOut',
+				typeVersion: 1,
+				position: [200, 0],
+				parameters: { fieldToSplitOut: 'body.items', options: {} },
+			},
+			{
+				id: 'e2e-trigger',
+				name: 'Trigger Automation',
+				type: NODE_TYPE,
+				typeVersion: 1,
+				position: [400, 0],
+				parameters: { message: '={{ $json.m }}', options: {} },
+				credentials: { [CREDENTIAL_TYPE]: spec.credential },
+			},
+		],
+		connections: {
+			Webhook: { main: [[{ node: 'One item each', type: 'main', index: 0 }]] },
 			'One item each': { main: [[{ node: 'Trigger Automation', type: 'main', index: 0 }]] },
 		},
 		settings: { executionOrder: 'v1' },

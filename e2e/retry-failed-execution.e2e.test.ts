@@ -1,0 +1,271 @@
+/**
+ * n8n's Retry of a failed execution, for real: a production execution (an active workflow's
+ * Webhook) of five items fails at the third, which the service answers 500 once; the owner retries
+ * it through the REST API as the Executions list does, with the original workflow and with the
+ * currently saved one, and through the public API. The retry must pass on what the service
+ * accepted and send only the others: exactly one accepted request per item, every request validly
+ * signed, and the retried execution's output has all five items, each with its own run, in item
+ * order. A manual execution (the editor's Execute Workflow, through the same REST API) is saved by
+ * default and retried the same way; executing the workflow again is a new execution, which sends
+ * every item.
+ */
+import type { ServerResponse } from 'node:http';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { CREDENTIAL_TYPE, workflowId } from '../dev/exampleFiles';
+import { APPS, N8nInstance, setUpOwner } from '../dev/n8nApp';
+import type { ReceivedRequest } from '../test/support/receiver';
+import { Receiver, answer, bodyJson, specViolations } from '../test/support/receiver';
+import type { RestExecution } from './support/rest';
+import { Rest } from './support/rest';
+import { itemsWorkflow, webhookItemsWorkflow } from './support/workflows';
+
+const SECRET = 'e2e_retry_secret_5b7e1d';
+const PATH = '/webhooks/cloud/e2e-retry';
+const CREDENTIAL = { id: 'e2eRetryCred0001', name: 'E2E automation webhook for the Retry' };
+const WORKFLOW = workflowId('retryFailed');
+const MANUAL = workflowId('retryManual');
+const ITEMS = 5;
+/** The item the service answers 500 the first time: it may have created a run, n8n cannot know. */
+const FAILING = 2;
+
+const messageOf = (request: ReceivedRequest) => bodyJson(request).data.message;
+
+/** Activates the workflow before n8n starts: `publish:workflow` in 2.x, `update:workflow` in 1.x. */
+async function activate(n8n: N8nInstance, id: string): Promise<void> {
+	const args = n8n.version.startsWith('1.')
+		? ['update:workflow', `--id=${id}`, '--active=true']
+		: ['publish:workflow', `--id=${id}`];
+	const result = await n8n.cli(args);
+	if (result.code !== 0) throw new Error(`${args[0]} failed:\n${result.stdout}\n${result.stderr}`);
+}
+
+/** The first output's items of the node's first pass. */
+const outputOf = (execution: RestExecution) =>
+	execution.data.resultData.runData['Trigger Automation']?.[0]?.data?.main[0] ?? [];
+
+for (const app of Object.values(APPS)) {
+	describe(`${app.id}: n8n's Retry of a failed execution, through the REST API`, () => {
+		const receiver = new Receiver();
+		let n8n: N8nInstance;
+		let rest: Rest;
+
+		/** 500 to the first request of `<prefix>-2`, 202 with a run id of its own to any other. */
+		function respond(request: ReceivedRequest, res: ServerResponse) {
+			const message = messageOf(request);
+			const earlier = receiver.requests.filter((r) => messageOf(r) === message).length - 1;
+			if (message.endsWith(`-${FAILING}`) && earlier === 0) return answer(res, 500, 'busy');
+			answer(res, 202, JSON.stringify({ runId: `run-${message}` }), {
+				'Content-Type': 'application/json',
+			});
+		}
+
+		/** Calls the production webhook with one item per message; n8n answers once it has ended. */
+		async function callWebhook(messages: string[]): Promise<void> {
+			const deadline = Date.now() + 30_000;
+			// n8n registers active workflows' webhooks just after its editor answers: until then, 404
+			// (and no execution).
+			for (;;) {
+				const response = await fetch(`${n8n.baseUrl}/webhook/e2e-retry`, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json' },
+					body: JSON.stringify({ items: messages.map((m) => ({ m })) }),
+				});
+				await response.text();
+				if (response.status !== 404 || Date.now() > deadline) return;
+				await new Promise((resolve) => setTimeout(resolve, 250));
+			}
+		}
+
+		/** The accepted requests by message. */
+		function acceptedByMessage(requests = receiver.requests): Map<string, number> {
+			const accepted = new Map<string, number>();
+			for (const request of requests) {
+				if (request.answer !== 202) continue;
+				const message = messageOf(request);
+				accepted.set(message, (accepted.get(message) ?? 0) + 1);
+			}
+			return accepted;
+		}
+
+		/**
+		 * One failed production execution of five items `<prefix>-0` … `<prefix>-4`: what the service
+		 * accepted of it, and the execution as n8n saved it.
+		 */
+		async function failedExecution(prefix: string) {
+			const messages = Array.from({ length: ITEMS }, (_, item) => `${prefix}-${item}`);
+			const before = receiver.requests.length;
+			const known = (await rest.executions(WORKFLOW)).map((execution) => execution.id);
+			await callWebhook(messages);
+			const failed = await rest.endedExecution(WORKFLOW, known);
+			const accepted = [...acceptedByMessage(receiver.requests.slice(before)).keys()];
+			return { messages, failed, accepted, sent: receiver.requests.length };
+		}
+
+		beforeAll(async () => {
+			await receiver.start();
+			receiver.respondWith(respond);
+			n8n = new N8nInstance(app);
+			n8n.installPackage();
+			await n8n.import('credentials', [
+				{
+					...CREDENTIAL,
+					type: CREDENTIAL_TYPE,
+					data: { webhookUrl: `${receiver.url}${PATH}`, signingSecret: SECRET },
+				},
+			]);
+			await n8n.import('workflow', [
+				webhookItemsWorkflow({
+					id: WORKFLOW,
+					name: 'Five items from a webhook',
+					path: 'e2e-retry',
+					credential: CREDENTIAL,
+				}),
+				itemsWorkflow({
+					id: MANUAL,
+					name: 'Five items, run from the editor',
+					items: Array.from({ length: ITEMS }, (_, item) => ({ message: `manual-${item}` })),
+					credential: CREDENTIAL,
+				}),
+			]);
+			await activate(n8n, WORKFLOW);
+			await n8n.start();
+			rest = new Rest(n8n, await setUpOwner(n8n));
+		});
+
+		afterAll(async () => {
+			await n8n?.stop();
+			n8n?.dispose();
+			await receiver.stop();
+		});
+
+		it('"Retry with original workflow": the accepted items are passed on, only the others are sent, each item has exactly one run', async () => {
+			const { messages, failed, accepted, sent } = await failedExecution('original');
+			expect(failed.status).toBe('error');
+			expect(failed.mode).toBe('webhook');
+			// The items before the failing one were accepted, those after it perhaps (sent at once).
+			expect(accepted).toEqual(expect.arrayContaining(messages.slice(0, FAILING)));
+			expect(accepted).not.toContain(messages[FAILING]);
+			expect(failed.data.resultData.error?.message).toBe(
+				'The service failed to handle the request (500)',
+			);
+			expect(failed.data.resultData.error?.description).toContain(
+				`${accepted.length} of ${ITEMS} items were accepted: n8n's Retry of this execution passes them on without sending them again, and sends only the others, this one included.`,
+			);
+
+			const retriedId = await rest.retry(failed.id, false);
+			const retried = await rest.execution(retriedId);
+			const resent = receiver.requests.slice(sent).map(messageOf);
+			console.log(
+				`n8n ${n8n.version}: the failed execution's service accepted ${accepted.length} of ${ITEMS} items; its retry sent ${resent.length} and ended ${retried.status}`,
+			);
+			expect(retried).toMatchObject({ status: 'success', mode: 'retry', retryOf: failed.id });
+
+			// The retry sent exactly the items the service had not accepted, the failed one included.
+			expect(resent.sort()).toEqual(messages.filter((m) => !accepted.includes(m)).sort());
+			const acceptedNow = acceptedByMessage();
+			expect(messages.map((m) => acceptedNow.get(m))).toEqual(messages.map(() => 1));
+			for (const request of receiver.requests) {
+				expect(specViolations(request, SECRET, PATH)).toEqual([]);
+			}
+			// Every item's output is its own run, in item order, those passed on included.
+			const outputs = outputOf(retried).map(({ json }) => json);
+			expect(outputs.map((json) => (json.response as { runId?: string })?.runId)).toEqual(
+				messages.map((m) => `run-${m}`),
+			);
+			expect(outputs.map((json) => json.statusCode)).toEqual(messages.map(() => 202));
+			// Neither the secret nor a signature in what n8n logged or saved.
+			for (const text of [n8n.log, JSON.stringify([failed, retried])]) {
+				expect(text).not.toContain(SECRET);
+				expect(text).not.toMatch(/v1=[0-9a-f]{64}/);
+			}
+			// n8n marks the failed execution as retried successfully.
+			expect((await rest.executions(WORKFLOW)).find((e) => e.id === failed.id)).toMatchObject({
+				retrySuccessId: retriedId,
+			});
+		});
+
+		it("the public API's Retry (POST /api/v1/executions/{id}/retry) does the same", async () => {
+			const { messages, failed, accepted, sent } = await failedExecution('public');
+			expect(failed.status).toBe('error');
+			const retried = await rest.execution(
+				await rest.publicRetry(await rest.createApiKey(), failed.id, false),
+			);
+			expect(retried).toMatchObject({ status: 'success', mode: 'retry', retryOf: failed.id });
+			const resent = receiver.requests.slice(sent).map(messageOf);
+			expect(resent.sort()).toEqual(messages.filter((m) => !accepted.includes(m)).sort());
+			const acceptedNow = acceptedByMessage();
+			expect(messages.map((m) => acceptedNow.get(m))).toEqual(messages.map(() => 1));
+		});
+
+		// After the other webhook tests: it saves the workflow with another message, which n8n 1.x
+		// also puts live for the production webhook (2.x only once published).
+		it('"Retry with currently saved workflow", the message changed since: the accepted items are still passed on, the others sent with the saved message', async () => {
+			const { messages, failed, accepted, sent } = await failedExecution('saved');
+			expect(failed.status).toBe('error');
+			expect(failed.data.resultData.error?.description).toContain(
+				`${accepted.length} of ${ITEMS} items were accepted`,
+			);
+			// Saved as the editor's Save does: the message gets a suffix.
+			await rest.saveWorkflow(WORKFLOW, (workflow) => {
+				const node = workflow.nodes.find((n) => n.name === 'Trigger Automation')!;
+				node.parameters = { ...(node.parameters as object), message: '={{ $json.m }} (edited)' };
+			});
+
+			const retriedId = await rest.retry(failed.id, true);
+			const retried = await rest.execution(retriedId);
+			expect(retried).toMatchObject({ status: 'success', mode: 'retry', retryOf: failed.id });
+
+			// Only the items not accepted were sent, with the saved workflow's message.
+			const notAccepted = messages.filter((m) => !accepted.includes(m));
+			const resent = receiver.requests.slice(sent).map(messageOf);
+			expect(resent.sort()).toEqual(notAccepted.map((m) => `${m} (edited)`).sort());
+			// Each item accepted exactly once, under one message or the other.
+			const acceptedNow = acceptedByMessage();
+			const ofItem = messages.map(
+				(m) => (acceptedNow.get(m) ?? 0) + (acceptedNow.get(`${m} (edited)`) ?? 0),
+			);
+			expect(ofItem).toEqual(messages.map(() => 1));
+			for (const request of receiver.requests) {
+				expect(specViolations(request, SECRET, PATH)).toEqual([]);
+			}
+			const runIds = outputOf(retried).map(
+				({ json }) => (json.response as { runId?: string })?.runId,
+			);
+			expect(runIds).toEqual(
+				messages.map((m) => (accepted.includes(m) ? `run-${m}` : `run-${m} (edited)`)),
+			);
+		});
+
+		it("a manual execution (the editor's Execute Workflow), saved as n8n does by default: its Retry passes the accepted items on too", async () => {
+			const messages = Array.from({ length: ITEMS }, (_, item) => `manual-${item}`);
+			const before = receiver.requests.length;
+			const failed = await rest.ended(await rest.runManually(MANUAL));
+			const sent = receiver.requests.length;
+			const accepted = [...acceptedByMessage(receiver.requests.slice(before)).keys()];
+			expect(failed).toMatchObject({ status: 'error', mode: 'manual' });
+			expect(failed.data.resultData.error?.description).toContain(
+				`${accepted.length} of ${ITEMS} items were accepted`,
+			);
+
+			const retried = await rest.execution(await rest.retry(failed.id, false));
+			const resent = receiver.requests.slice(sent).map(messageOf);
+			console.log(
+				`n8n ${n8n.version}, manual: the service accepted ${accepted.length} of ${ITEMS} items; the retry (mode ${retried.mode}) sent ${resent.length} and ended ${retried.status}`,
+			);
+			expect(retried).toMatchObject({ status: 'success', retryOf: failed.id });
+			expect(resent.sort()).toEqual(messages.filter((m) => !accepted.includes(m)).sort());
+			const acceptedNow = acceptedByMessage();
+			expect(messages.map((m) => acceptedNow.get(m))).toEqual(messages.map(() => 1));
+			expect(
+				outputOf(retried).map(({ json }) => (json.response as { runId?: string })?.runId),
+			).toEqual(messages.map((m) => `run-${m}`));
+
+			// Executing the workflow again is a new execution: it remembers nothing, every item is sent.
+			const again = receiver.requests.length;
+			expect(await rest.ended(await rest.runManually(MANUAL))).toMatchObject({ status: 'success' });
+			expect(receiver.requests.slice(again).map(messageOf).sort()).toEqual(messages);
+		});
+	});
+}
