@@ -18,6 +18,7 @@ import { measureSigning } from './signing';
 import { elapsedMs, num, ratio, ratioMiddle, spread, summarize } from './stats';
 import type { Sample, Side, ThroughputResult } from './throughput';
 import { SIDES, Sides } from './throughput';
+import { MAX_IN_FLIGHT } from '../nodes/TriggerAutomation/congestionWindow';
 import { PACKAGE_DIR, SECRET, takeSnapshot, useSnapshot } from './workload';
 
 const ITEMS = 1000;
@@ -175,7 +176,8 @@ async function main(): Promise<void> {
 	const defaultsRows = SCENARIOS.flatMap((scenario) =>
 		DEFAULT_SIDES.map((side) => {
 			const runs = defaults[scenario.id][side]!;
-			const range = (f: (r: DefaultsRun) => number) => spread(summarize(runs.map(f)));
+			const range = (f: (r: DefaultsRun) => number, digits = 0) =>
+				spread(summarize(runs.map(f)), digits);
 			const executions = scenario.executions === 1 ? '' : `${scenario.executions} executions, `;
 			return [
 				`(${scenario.id}) ${scenario.label}, ${executions}${scenario.items} items`,
@@ -185,8 +187,8 @@ async function main(): Promise<void> {
 				range((r) => r.failed),
 				range((r) => r.tooMany),
 				range((r) => r.mostInFlight),
-				range((r) => r.seconds),
-				range((r) => r.acceptedPerSecond),
+				range((r) => r.seconds, 1),
+				range((r) => r.acceptedPerSecond, 1),
 			];
 		}),
 	);
@@ -251,7 +253,7 @@ ${table(['Group', 'Trigger Automation', 'bare n8n node'], cpuRows)}
 ${bareNote}
 ## At the defaults, on a service that answers in ${SERVICE_DELAY_MS} ms
 
-The speed a user feels: every side with no option set, against a service (the receiver in its own process) that verifies each request and answers it after ${SERVICE_DELAY_MS} ms, as over a network to a service that creates a run. One execution: (a) with no limit, (b) limited to 40 requests/s and (c) to 5 requests/s (a token bucket holding one second's worth; beyond it, 429 with \`Retry-After: 1\`). Bursts of executions started together in one process, as n8n runs one per event: (d) 50 × 2 items at 5 requests/s, (e) 20 × 10 at 20 requests/s, (f) 20 × 10 with no limit. Every run meets a service the process has not sent to before (a \`{base_url}\` of its own), so Adaptive sending starts afresh, as on a first burst. Trigger Automation at its default, Sending → Adaptive; n8n's HTTP Request node with this credential at its defaults (every item's request at once); the bare n8n node at a fixed bound of 64 in flight per execution. Every side runs with On Error → Continue so that each item's fate shows: _failed_ counts its error items (the bare node's: answers that are not 2xx); _429s_ and _most in flight_ are what the service saw. Median of ${DEFAULTS_RUNS} rounds (rotated order), min–max in brackets; one unmeasured run of each side first.
+The speed a user feels: every side with no option set, against a service (the receiver in its own process) that verifies each request and answers it after ${SERVICE_DELAY_MS} ms, as over a network to a service that creates a run. One execution: (a) with no limit, (b) limited to 40 requests/s and (c) to 5 requests/s (a token bucket holding one second's worth; beyond it, 429 with \`Retry-After: 1\`). Bursts of executions started together in one process, as n8n runs one per event: (d) 50 × 2 items at 5 requests/s, (e) 20 × 10 at 20 requests/s, (f) 20 × 10 with no limit. Every run meets a service the process has not sent to before (a \`{base_url}\` of its own), so Adaptive sending starts afresh, as on a first burst. Trigger Automation at its default, Sending → Adaptive; n8n's HTTP Request node with this credential at its defaults (every item's request at once); the bare n8n node at a fixed bound of ${MAX_IN_FLIGHT} in flight per execution (the cap of Adaptive sending). Every side runs with On Error → Continue so that each item's fate shows: _failed_ counts its error items (the bare node's: answers that are not 2xx); _429s_ and _most in flight_ are what the service saw. Median of ${DEFAULTS_RUNS} rounds (rotated order), min–max in brackets; one unmeasured run of each side first.
 
 ${table(['Service', 'Side', 'items/s', 'accepted', 'failed', '429s', 'most in flight', 'seconds', 'accepted/s'], defaultsRows)}
 
