@@ -39,6 +39,22 @@ describe('the congestion window of Sending → Adaptive', () => {
 		expect(window.limit).toBe(18);
 	});
 
+	it('after a push-back with a Retry-After, starts again from one request and doubles back up to half the window', () => {
+		const window = new CongestionWindow();
+		let now = acceptPromptly(window, 32 - INITIAL_WINDOW);
+		window.pushedBack(now, now + 10, true);
+		expect(window.limit).toBe(1);
+		// More 429s to requests sent before it tell of the old window: no further change.
+		window.pushedBack(now + 5, now + 20, true);
+		expect(window.limit).toBe(1);
+		// Slow start: one more per accepted answer, up to the threshold of 16 …
+		now = acceptPromptly(window, 15, now + 1_000);
+		expect(window.limit).toBe(16);
+		// … then about one per window of answers.
+		acceptPromptly(window, 8, now);
+		expect(window.limit).toBe(16);
+	});
+
 	it('decreases once per round trip: push-backs of requests sent before the last decrease do not count again', () => {
 		const window = new CongestionWindow();
 		const now = acceptPromptly(window, 32 - INITIAL_WINDOW);

@@ -56,15 +56,25 @@ export class CongestionWindow {
 		this.size = Math.min(MAX_IN_FLIGHT, this.size + step);
 	}
 
-	/** The service pushed back on a request sent at `sentAt`. */
-	pushedBack(sentAt: number, now: number): void {
-		this.decrease(sentAt, now, 0.5);
+	/**
+	 * The service pushed back on a request sent at `sentAt`. When it also asked to wait
+	 * (`waitAsked`: a Retry-After), the window starts again from one request after the wait, as TCP's
+	 * does after a timeout, and doubles back up to half of what it was: what the service takes after
+	 * the wait is unknown, and other processes (queue-mode workers) that waited as long resume at the
+	 * same moment. Their first requests, the items turned away most often (sharedWindow.ts), thus
+	 * meet a full rate limit instead of a burst from every process.
+	 */
+	pushedBack(sentAt: number, now: number, waitAsked = false): void {
+		if (!this.decrease(sentAt, now, 0.5) || !waitAsked) return;
+		this.size = 1;
 	}
 
-	private decrease(sentAt: number, now: number, factor: number): void {
-		if (sentAt <= this.lastDecreaseAt) return;
+	/** False when this answer tells of a window already decreased since it was sent. */
+	private decrease(sentAt: number, now: number, factor: number): boolean {
+		if (sentAt <= this.lastDecreaseAt) return false;
 		this.lastDecreaseAt = now;
 		this.size = Math.max(1, this.size * factor);
 		this.threshold = this.size;
+		return true;
 	}
 }

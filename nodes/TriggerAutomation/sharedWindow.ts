@@ -191,8 +191,9 @@ export class ExecutionLane implements Pace {
 		if (sentAt !== undefined && !this.stop?.aborted) {
 			if (!failure) shared.window.accepted(sentAt, shared.lastActive);
 			else if (failure.pushBack) {
-				shared.window.pushedBack(sentAt, shared.lastActive);
-				if (failure.pushBack.afterMs) shared.pauseFor(failure.pushBack.afterMs);
+				const waitMs = failure.pushBack.afterMs ?? 0;
+				shared.window.pushedBack(sentAt, shared.lastActive, waitMs > 0);
+				if (waitMs > 0) shared.pauseFor(waitMs);
 			}
 		}
 		shared.dispatch();
