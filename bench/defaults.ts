@@ -1,8 +1,11 @@
 /**
  * The speed a user feels: each side at its defaults (no option set) against a service that answers
- * every request after 50 ms, as over a real network to a service that creates a run: (a) with no
- * limit, (b) limited to 40 requests/s and (c) to 5 requests/s, beyond which it answers 429 with
- * Retry-After: 1. Every side runs with On Error → Continue, so that each item's fate shows.
+ * every request after 50 ms, as over a real network to a service that creates a run: one execution
+ * (a) with no limit, (b) limited to 40 requests/s and (c) to 5 requests/s, beyond which it answers
+ * 429 with Retry-After: 1; and bursts of executions started together in one process, as n8n runs
+ * one per event: (d) 50 × 2 items at 5 requests/s, (e) 20 × 10 at 20 requests/s, (f) 20 × 10 with
+ * no limit. Every side runs with On Error → Continue, so that each item's fate shows. Every run
+ * meets a service the process has not sent to before (its own `{base_url}`), as a first burst does.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -15,16 +18,21 @@ import { LAST_NODE, SECRET, orderItem, sideWorkflow } from './workload';
 export const SERVICE_DELAY_MS = 50;
 
 export const SCENARIOS = [
-	{ id: 'a', label: 'no limit', items: 200, perSecond: undefined },
-	{ id: 'b', label: '40 requests/s', items: 200, perSecond: 40 },
-	{ id: 'c', label: '5 requests/s', items: 50, perSecond: 5 },
+	{ id: 'a', label: 'no limit', executions: 1, items: 200, perSecond: undefined },
+	{ id: 'b', label: '40 requests/s', executions: 1, items: 200, perSecond: 40 },
+	{ id: 'c', label: '5 requests/s', executions: 1, items: 50, perSecond: 5 },
+	{ id: 'd', label: '5 requests/s', executions: 50, items: 100, perSecond: 5 },
+	{ id: 'e', label: '20 requests/s', executions: 20, items: 200, perSecond: 20 },
+	{ id: 'f', label: 'no limit', executions: 20, items: 200, perSecond: undefined },
 ] as const;
 export type Scenario = (typeof SCENARIOS)[number];
 
 export const DEFAULT_SIDES: EngineSide[] = ['node', 'httpNode', 'bare'];
 
 export interface DefaultsRun {
+	seconds: number;
 	itemsPerSecond: number;
+	acceptedPerSecond: number;
 	accepted: number;
 	/** Output items that are errors, or (the bare node) carry a status that is not 2xx. */
 	failed: number;
@@ -38,23 +46,34 @@ export type DefaultsResult = Record<string, Partial<Record<EngineSide, DefaultsR
 const failedItem = (json: IDataObject) =>
 	json.error !== undefined || (typeof json.statusCode === 'number' && json.statusCode >= 300);
 
+let services = 0;
+
 async function once(
 	receiver: Receiver,
 	side: EngineSide,
 	scenario: Scenario,
 ): Promise<DefaultsRun> {
-	const items = Array.from({ length: scenario.items }, (_, i) => orderItem(i));
+	const perExecution = scenario.items / scenario.executions;
+	const serviceUrl = `${receiver.url}/service-${++services}`;
 	await receiver.take();
 	const started = process.hrtime.bigint();
-	const run = await runWorkflow(
-		sideWorkflow(side, items, 'defaults', receiver.url, { onError: 'continueRegularOutput' }),
+	const runs = await Promise.all(
+		Array.from({ length: scenario.executions }, async (_, e) => {
+			const items = Array.from({ length: perExecution }, (_, i) => orderItem(e * perExecution + i));
+			return await runWorkflow(
+				sideWorkflow(side, items, 'defaults', serviceUrl, { onError: 'continueRegularOutput' }),
+			);
+		}),
 	);
-	const ms = elapsedMs(started);
+	const seconds = elapsedMs(started) / 1000;
 	const got = await receiver.take();
 	if (got.rejected !== 0) throw new Error(`${side}: ${got.rejected} requests failed verification`);
-	const output = outputOf(run, LAST_NODE);
+	const output = runs.flatMap((run) => outputOf(run, LAST_NODE));
+	if (output.length !== scenario.items) throw new Error(`${side}: ${output.length} output items`);
 	return {
-		itemsPerSecond: scenario.items / (ms / 1000),
+		seconds,
+		itemsPerSecond: scenario.items / seconds,
+		acceptedPerSecond: got.accepted / seconds,
 		accepted: got.accepted,
 		failed: output.filter((item) => failedItem(item.json)).length,
 		tooMany: got.tooMany,
@@ -66,16 +85,19 @@ async function once(
  * Each scenario against a service of its own, the sides in rotated rounds; before the first, one
  * unmeasured run of each side (JIT, the engine's lazy modules: a cold first run took 2.7× as long).
  */
-export async function measureDefaults(runs: number): Promise<DefaultsResult> {
+export async function measureDefaults(
+	runs: number,
+	only: readonly string[] = SCENARIOS.map((scenario) => scenario.id),
+): Promise<DefaultsResult> {
 	const result: DefaultsResult = {};
-	for (const scenario of SCENARIOS) {
+	for (const scenario of SCENARIOS.filter((s) => only.includes(s.id))) {
 		const receiver = await Receiver.start(SECRET, {
 			delayMs: SERVICE_DELAY_MS,
 			perSecond: scenario.perSecond,
 		});
 		const bySide: Partial<Record<EngineSide, DefaultsRun[]>> = {};
 		try {
-			if (scenario === SCENARIOS[0])
+			if (Object.keys(result).length === 0)
 				for (const side of DEFAULT_SIDES) await once(receiver, side, scenario);
 			for (let round = 0; round < runs; round++) {
 				const shift = round % DEFAULT_SIDES.length;
@@ -86,8 +108,13 @@ export async function measureDefaults(runs: number): Promise<DefaultsResult> {
 			receiver.stop();
 		}
 		for (const side of DEFAULT_SIDES) {
-			const median = summarize(bySide[side]!.map((r) => r.itemsPerSecond)).median;
-			process.stderr.write(`  (${scenario.id}) ${side}: ${median.toFixed(0)} items/s\n`);
+			const of = (f: (r: DefaultsRun) => number) => summarize(bySide[side]!.map(f)).median;
+			process.stderr.write(
+				`  (${scenario.id}) ${side}: ${of((r) => r.itemsPerSecond).toFixed(0)} items/s, ` +
+					`${of((r) => r.accepted)} accepted, ${of((r) => r.failed)} failed, ` +
+					`${of((r) => r.tooMany)} 429s, ${of((r) => r.mostInFlight)} in flight, ` +
+					`${of((r) => r.acceptedPerSecond).toFixed(1)} accepted/s\n`,
+			);
 		}
 		result[scenario.id] = bySide;
 	}

@@ -9,7 +9,7 @@ const { join } = require('node:path');
 
 /**
  * @param {string[]} argv
- * @returns {{ appId: 'n8n-2' | 'n8n-1', port: number }}
+ * @returns {{ appId: 'n8n-2' | 'n8n-1', port: number, restoreExamples: boolean }}
  */
 function devOptions(argv) {
 	/** @param {string} name @param {string} fallback */
@@ -20,6 +20,8 @@ function devOptions(argv) {
 	return {
 		appId: option('n8n', '2') === '1' ? 'n8n-1' : 'n8n-2',
 		port: Number(option('port', '5678')),
+		// Off by default: a restart keeps what the user changed in the examples.
+		restoreExamples: argv.includes('--restore-examples'),
 	};
 }
 
@@ -31,7 +33,7 @@ function devOptions(argv) {
  */
 function notInstalled(appsDir, appId) {
 	if (existsSync(join(appsDir, appId, 'node_modules', 'n8n', 'package.json'))) return undefined;
-	return `n8n is not installed in e2e/.apps/${appId}: run bash e2e/install.sh ${appId} once (a few minutes; about 2 GB on disk)`;
+	return `n8n is not installed in e2e/.apps/${appId}: run bash e2e/install.sh ${appId} once (a few minutes; about 2 GB on disk; it builds sqlite3 with python3, make and g++)`;
 }
 
 module.exports = { devOptions, notInstalled };

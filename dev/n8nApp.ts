@@ -92,6 +92,7 @@ let tarball: string | undefined;
 
 /**
  * `npm pack` of the built package (once per process): exactly what the registry would serve.
+ * Without its prepack: the suites build first, and a second build would rewrite dist/ under them.
  * E2E_PACKAGE_TARBALL names a tarball packed earlier instead.
  */
 export function packPackage(): string {

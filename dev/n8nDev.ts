@@ -1,13 +1,15 @@
 /**
  * `npm run dev` (through dev/dev.js): the pinned real n8n (e2e/.apps, installed by
  * `bash e2e/install.sh n8n-2`) with the freshly built package installed as a community package,
- * the simulator, a credential for every example pointing at it, and the example workflows imported.
- * Running it again while one runs rebuilds, stops the running one and starts anew with the same
- * database.
+ * the simulator, and on first start the example workflows with a credential for each pointing at
+ * the simulator. Running it again (while one runs or not) rebuilds, stops the running one and
+ * starts anew with the same database: what the user changed (workflows, credentials, executions)
+ * stays; the examples are imported again only with --restore-examples.
  *
  *   npm run dev                 n8n 2.x on Node 24, editor on http://127.0.0.1:5678
  *   npm run dev -- --n8n 1      n8n 1.x on Node 20
  *   npm run dev -- --port 5700  another editor port (the simulator takes the next one)
+ *   npm run dev -- --restore-examples  the examples and their credentials as in examples/ again
  *
  * n8n's own output goes to a log file beside its data, which the summary names; the terminal keeps
  * the steps and the summary.
@@ -31,13 +33,16 @@ import { AutomationServiceSimulator } from './simulator';
 import { credentialsOf, readExamples, workflowId } from './exampleFiles';
 
 const AUTOMATION = 'dev-automation';
-// The simulator's own secret: it stands for a real one only on this machine.
-const SECRET = 'dev_simulator_signing_secret';
+// The simulator's own secret: it stands for a real one only on this machine, so the summary shows
+// it (a user who changed the credential can put it back).
+export const DEV_SECRET = 'dev_simulator_signing_secret';
+// Beside n8n's data: the webhook URL the examples' credentials were imported with.
+const IMPORTED_FILE = 'examples-imported.json';
 
 /** `npm run dev`'s flags (dev/devCli.js, which dev/dev.js checks before the build). */
-function options(argv: string[]): { app: N8nApp; port: number } {
-	const { appId, port } = devOptions(argv);
-	return { app: APPS[appId], port };
+function options(argv: string[]): { app: N8nApp; port: number; restoreExamples: boolean } {
+	const { appId, port, restoreExamples } = devOptions(argv);
+	return { app: APPS[appId], port, restoreExamples };
 }
 
 /** Stops the dev n8n a previous `npm run dev` left running (its pid is kept beside its data). */
@@ -105,12 +110,14 @@ export async function startDevN8n(options: {
 	/** Default: the port after n8n's. */
 	simulatorPort?: number;
 	dataDir: string;
+	/** Import the examples and their credentials even into an existing database (overwriting them). */
+	restoreExamples?: boolean;
 	print: (text: string) => void;
 }): Promise<DevN8n> {
 	const { app, port, dataDir, print } = options;
 	mkdirSync(dataDir, { recursive: true });
 	const simulator = new AutomationServiceSimulator({
-		automations: [{ id: AUTOMATION, secret: SECRET }],
+		automations: [{ id: AUTOMATION, secret: DEV_SECRET }],
 	});
 	await simulator.start(options.simulatorPort ?? port + 1);
 	const logFile = join(dataDir, 'n8n.log');
@@ -128,31 +135,56 @@ export async function startDevN8n(options: {
 	try {
 		const fresh = !existsSync(join(dataDir, '.n8n', 'database.sqlite'));
 		n8n.installPackage();
-		const data = { webhookUrl: simulator.webhookUrl(AUTOMATION), signingSecret: SECRET };
+		const webhookUrl = simulator.webhookUrl(AUTOMATION);
 		const examples = readExamples();
-		// Imported every time: the credentials follow the simulator's port, the examples the repo.
-		await n8n.import(
-			'credentials',
-			examples.flatMap(({ workflow }) => credentialsOf(workflow, data)),
-		);
-		await n8n.import(
-			'workflow',
-			examples.map(({ file, workflow }) => ({ ...workflow, id: workflowId(file) })),
-		);
+		const importedFile = join(dataDir, IMPORTED_FILE);
+		const restore = fresh || options.restoreExamples === true || !existsSync(importedFile);
+		// Only when asked (or on first start): an import overwrites the user's edits of the examples.
+		if (restore) {
+			const data = { webhookUrl, signingSecret: DEV_SECRET };
+			await n8n.import(
+				'credentials',
+				examples.flatMap(({ workflow }) => credentialsOf(workflow, data)),
+			);
+			await n8n.import(
+				'workflow',
+				examples.map(({ file, workflow }) => ({ ...workflow, id: workflowId(file) })),
+			);
+			writeFileSync(importedFile, JSON.stringify({ webhookUrl }));
+		}
+		const importedUrl = (JSON.parse(readFileSync(importedFile, 'utf8')) as { webhookUrl: string })
+			.webhookUrl;
 		// What the import commands printed comes first in the log.
 		appendFileSync(logFile, n8n.log);
 		print(`Starting n8n ${n8n.version} (its output: ${relative(process.cwd(), logFile)}) …`);
 		await n8n.start();
 		if (fresh) await setUpOwner(n8n);
-		print(`
-n8n ${n8n.version} (${app.id}) with ${PACKAGE_NAME} from this checkout
-  Editor:     ${n8n.baseUrl}
-  Sign in:    ${OWNER.email} / ${OWNER.password}
-  Workflows:  ${examples.map((e) => e.workflow.name).join('; ')}
-  Simulator:  ${simulator.webhookUrl(AUTOMATION)} (run history: ${simulator.baseUrl}/automations/${AUTOMATION}/runs)
-  Data:       ${dataDir}
-  n8n log:    ${logFile}
-After a change: npm run dev (rebuilds, restarts this one). Ctrl+C stops.`);
+		const indent = ' '.repeat(14);
+		const lines = [
+			'',
+			`n8n ${n8n.version} (${app.id}) with ${PACKAGE_NAME} from this checkout`,
+			`  Editor:     ${n8n.baseUrl}`,
+			`  Sign in:    ${OWNER.email} / ${OWNER.password}`,
+			`  Workflows:  ${examples.map((e) => e.workflow.name).join('; ')}`,
+			indent +
+				(restore
+					? 'imported from examples/ with their credentials'
+					: 'kept as you left them, with your credentials and executions'),
+			`  Simulator:  ${webhookUrl} (run history: ${simulator.baseUrl}/automations/${AUTOMATION}/runs)`,
+			`${indent}its signing secret: ${DEV_SECRET} (a Service Webhook Secret credential takes both)`,
+			// A restart on another port moves the simulator; kept credentials still name the old one.
+			...(importedUrl === webhookUrl
+				? []
+				: [
+						`${indent}the examples' credentials still name ${importedUrl}: put the URL above in them`,
+					]),
+			'  AI Agent:   its OpenAI Chat Model needs your own OpenAI credential (red warning until then)',
+			`  Data:       ${dataDir}`,
+			`  n8n log:    ${logFile}`,
+			'After a change: npm run dev (rebuilds, restarts this one, keeps your edits). Ctrl+C stops.',
+			'The examples and their credentials as in examples/ again: npm run dev -- --restore-examples',
+		];
+		print(lines.join('\n'));
 	} catch (error) {
 		await stop();
 		throw error;
@@ -161,7 +193,7 @@ After a change: npm run dev (rebuilds, restarts this one). Ctrl+C stops.`);
 }
 
 async function main(): Promise<void> {
-	const { app, port } = options(process.argv.slice(2));
+	const { app, port, restoreExamples } = options(process.argv.slice(2));
 	const pidFile = join(PACKAGE_DIR, '.dev-n8n', 'dev.pid');
 	mkdirSync(dirname(pidFile), { recursive: true });
 	await stopPrevious(pidFile);
@@ -180,6 +212,7 @@ async function main(): Promise<void> {
 		app,
 		port,
 		dataDir: join(PACKAGE_DIR, '.dev-n8n', app.id),
+		restoreExamples,
 		print: (text) => console.log(text),
 	});
 }

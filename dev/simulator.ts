@@ -11,6 +11,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { SIGNATURE_TOLERANCE_MS } from '../credentials/common/signature';
+import { TokenBucket } from './tokenBucket';
 import type { VerificationCode } from './verifySignature';
 import { VerificationError, receivedSignatureHeader, verifySignature } from './verifySignature';
 
@@ -35,6 +36,11 @@ export interface SimulatorOptions {
 	maxBodyBytes?: number;
 	/** Clock used for expiry checks; injectable for tests. */
 	now?: () => number;
+	/**
+	 * A rate limit, as a service applies one: beyond this many trigger requests per second (a
+	 * token bucket holding one second's worth), 429 with Retry-After: 1 and no run.
+	 */
+	perSecond?: number;
 }
 
 interface Rejection {
@@ -90,12 +96,16 @@ export class AutomationServiceSimulator {
 	baseUrl = '';
 	/** Every request that reached the simulator, accepted or not. */
 	requests = 0;
+	/** Trigger requests turned away by the rate limit. */
+	tooMany = 0;
+	private readonly bucket: TokenBucket | undefined;
 
 	constructor(options: SimulatorOptions) {
 		for (const { id, secret } of options.automations) this.secrets.set(id, secret);
 		this.toleranceMs = options.toleranceMs ?? SIGNATURE_TOLERANCE_MS;
 		this.maxBodyBytes = options.maxBodyBytes ?? 32 * 1024 * 1024;
 		this.now = options.now ?? Date.now;
+		this.bucket = options.perSecond === undefined ? undefined : new TokenBucket(options.perSecond);
 	}
 
 	async start(port = 0): Promise<string> {
@@ -143,6 +153,14 @@ export class AutomationServiceSimulator {
 		if (req.method !== 'POST') {
 			res.setHeader('Allow', 'POST');
 			return send(res, 405, { error: 'method_not_allowed', message: 'Trigger with POST.' });
+		}
+		if (this.bucket && !this.bucket.admit()) {
+			this.tooMany++;
+			res.setHeader('Retry-After', '1');
+			return send(res, 429, {
+				error: 'rate_limited',
+				message: 'Too many requests: retry after 1 s.',
+			});
 		}
 		const chunks: Buffer[] = [];
 		let size = 0;

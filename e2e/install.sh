@@ -81,6 +81,13 @@ for app in "${apps[@]}"; do
 		mkdir -p "$app/node_modules/sqlite3/build/Release"
 		cp "$built" "$app/node_modules/sqlite3/$binary"
 	else
+		# node-gyp's tools: say which are missing rather than fail deep in its output.
+		missing=''
+		for tool in python3 make g++; do command -v "$tool" >/dev/null || missing="$missing $tool"; done
+		[ -z "$missing" ] || {
+			echo "building sqlite3 needs python3, make and g++; missing:$missing (Debian, Ubuntu: apt-get install python3 make g++)"
+			exit 1
+		}
 		start=$SECONDS
 		(cd "$app" && npm_config_nodedir="$(dirname "$(dirname "$(command -v node)")")" \
 			npm rebuild sqlite3 --ignore-scripts=false --loglevel=error)

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
+import { devOptions } from '../dev/devCli';
 import { PACKAGE_DIR } from '../dev/packageDir';
 
 const copies: string[] = [];
@@ -70,4 +71,15 @@ describe('npm run dev says what to install before building anything', () => {
 			expect(run.built).toBe(false);
 		},
 	);
+});
+
+describe("npm run dev's flags", () => {
+	it('keeps the examples as the user left them unless --restore-examples is given', () => {
+		expect(devOptions([])).toEqual({ appId: 'n8n-2', port: 5678, restoreExamples: false });
+		expect(devOptions(['--n8n', '1', '--restore-examples', '--port', '5700'])).toEqual({
+			appId: 'n8n-1',
+			port: 5700,
+			restoreExamples: true,
+		});
+	});
 });

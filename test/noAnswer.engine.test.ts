@@ -12,7 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadPackage, outputOf } from '../dev/engine';
 import { NODE_TYPE } from '../dev/packageNames';
 import { NOTHING_SENT } from '../nodes/TriggerAutomation/failure';
-import { PATH, SECRET, engineReceiver } from './support/engineReceiver';
+import { SECRET, engineReceiver } from './support/engineReceiver';
 import { NODE_NAME } from './support/workflows';
 
 // n8n-core's own copies of n8n's DI container and settings: the ones its request helper reads.
@@ -22,7 +22,7 @@ const { SsrfProtectionConfig } = fromCore('@n8n/config') as typeof import('@n8n/
 
 const BLOCKED = 'The request was blocked because it resolves to a restricted IP address';
 
-const { receiver, run } = engineReceiver();
+const { receiver, run, webhookUrl } = engineReceiver();
 
 beforeEach(() => {
 	Container.get(SsrfProtectionConfig).enabled = true;
@@ -61,7 +61,7 @@ describe("n8n's SSRF protection refuses the webhook's private address", () => {
 			id: '1',
 			name: 'Blocked',
 			type: 'serviceWebhookSecretApi',
-			data: { webhookUrl: `${receiver.url}${PATH}`, signingSecret: SECRET },
+			data: { webhookUrl: webhookUrl(), signingSecret: SECRET },
 		});
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(

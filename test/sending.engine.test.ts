@@ -2,65 +2,29 @@ import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { outputOf, startWorkflow } from '../dev/engine';
-import { TokenBucket } from '../dev/tokenBucket';
+import { MAX_IN_FLIGHT } from '../nodes/TriggerAutomation/congestionWindow';
 import { MAY_HAVE_RUN } from '../nodes/TriggerAutomation/failure';
-import { PATH, SECRET, engineReceiver } from './support/engineReceiver';
-import type { ReceivedRequest, Responder } from './support/receiver';
-import { bodyJson } from './support/receiver';
+import { SECRET, engineReceiver } from './support/engineReceiver';
+import type { ServiceSpec } from './support/limitedService';
+import { count, limitedService, messageOf, wait } from './support/limitedService';
 import { NODE_NAME, triggerWorkflow } from './support/workflows';
 
-const { receiver, run } = engineReceiver();
+const { receiver, run, webhookUrl } = engineReceiver();
 
-const wait = async (ms: number) => await new Promise((done) => setTimeout(done, ms));
-const messageOf = (request: ReceivedRequest) => bodyJson(request).data.message;
 const items = (count: number) => Array.from({ length: count }, (_, n) => ({ n }));
 /** Sending at its default (Adaptive), one message per item: its index. */
 const DEFAULTS = { message: '={{ $json.n }}' };
 
-interface ServiceSpec {
-	/** How long the service takes to answer the k-th request it admits. */
-	latencyMs: (k: number) => number;
-	/** Token bucket holding one second's worth: beyond it, 429 with Retry-After: 1. */
-	perSecond?: number;
-	/** A status other than 202 for some messages. */
-	statusFor?: (message: string) => number;
-}
-
-/** A service on the test receiver, counting what it did: runs created, 429s, requests in flight. */
-function service({ latencyMs, perSecond, statusFor }: ServiceSpec) {
-	const bucket = perSecond === undefined ? undefined : new TokenBucket(perSecond);
-	let inFlight = 0;
-	const seen = { runs: [] as string[], tooMany: 0, inFlightAtArrival: [] as number[] };
-	const responder: Responder = async (request, res) => {
-		const message = messageOf(request);
-		if (bucket && !bucket.admit()) {
-			seen.tooMany++;
-			res.writeHead(429, { 'Retry-After': '1' }).end();
-			return;
-		}
-		inFlight++;
-		seen.inFlightAtArrival.push(inFlight);
-		await wait(latencyMs(seen.inFlightAtArrival.length - 1));
-		inFlight--;
-		const status = statusFor?.(message) ?? 202;
-		if (status === 202) seen.runs.push(message);
-		res.writeHead(status, { 'Content-Type': 'application/json' });
-		res.end(JSON.stringify({ runId: `run-${message}` }));
-	};
-	receiver.respondWith(responder);
-	return seen;
-}
-
-const count = (list: string[]) =>
-	list.reduce<Record<string, number>>((tally, m) => ({ ...tally, [m]: (tally[m] ?? 0) + 1 }), {});
+/** A service on this file's receiver. */
+const service = (spec: ServiceSpec) => limitedService(receiver, spec);
 
 describe('Sending → Adaptive (the default): as fast as the service accepts, never flooding it', () => {
-	it('a prompt service gets many requests at once (more than one, never more than 64), and every output is its own item, in item order', async () => {
+	it('a prompt service gets many requests at once (more than a few, never more than the cap), and every output is its own item, in item order', async () => {
 		const seen = service({ latencyMs: (k) => 5 + ((k * 7) % 30) });
 		const result = await run(DEFAULTS, items(200));
 		const peak = Math.max(...seen.inFlightAtArrival);
 		expect(peak).toBeGreaterThan(8);
-		expect(peak).toBeLessThanOrEqual(64);
+		expect(peak).toBeLessThanOrEqual(MAX_IN_FLIGHT);
 		const output = outputOf(result, NODE_NAME);
 		expect(output.map((item) => item.pairedItem)).toEqual(items(200).map((_, item) => ({ item })));
 		expect(output.map((item) => (item.json.response as IDataObject).runId)).toEqual(
@@ -97,7 +61,7 @@ describe('Sending → Adaptive (the default): as fast as the service accepts, ne
 		const seen = service({ latencyMs: (k) => (k < 60 ? 10 : 800) });
 		const result = await run(DEFAULTS, items(260));
 		expect(result.status).toBe('success');
-		// In flight when each slow request arrived: the first round trip of them (up to 64) …
+		// In flight when each slow request arrived: the first round trip of them …
 		const slow = seen.inFlightAtArrival.slice(60);
 		const whenItSlowed = Math.max(...slow.slice(0, 64));
 		// … and the last requests, several round trips later.
@@ -129,7 +93,7 @@ describe('Sending → Adaptive (the default): as fast as the service accepts, ne
 				parameters: DEFAULTS,
 				items: items(500),
 				settings: {},
-				webhookUrl: `${receiver.url}${PATH}`,
+				webhookUrl: webhookUrl(),
 				secret: SECRET,
 			}),
 		);

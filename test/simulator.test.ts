@@ -203,3 +203,47 @@ describe('the simulator rejects each bad request with its own status and message
 		expect(simulator.runs(ID)).toHaveLength(before);
 	});
 });
+
+describe('the simulator with a rate limit', () => {
+	const limited = new AutomationServiceSimulator({
+		automations: [{ id: ID, secret: SECRET }],
+		perSecond: 3,
+	});
+	beforeAll(async () => {
+		await limited.start();
+	});
+	afterAll(async () => limited.stop());
+
+	it('beyond its requests per second: 429 with Retry-After: 1, and no run', async () => {
+		const answers = await Promise.all(
+			Array.from({ length: 5 }, async (_, n) => {
+				const body = `{"data":{"message":"m${n}"}}`;
+				const headers = signed(body, Date.now());
+				return await new Promise<{ status: number; retryAfter?: string }>((resolve, reject) => {
+					const req = request(
+						`${limited.baseUrl}/webhooks/cloud/${ID}`,
+						{ method: 'POST', headers },
+						(res) => {
+							res.resume();
+							res.on('end', () =>
+								resolve({
+									status: res.statusCode ?? 0,
+									retryAfter: res.headers['retry-after'] as string | undefined,
+								}),
+							);
+						},
+					);
+					req.on('error', reject);
+					req.end(body);
+				});
+			}),
+		);
+		expect(answers.filter((a) => a.status === 202)).toHaveLength(3);
+		expect(answers.filter((a) => a.status === 429)).toEqual([
+			{ status: 429, retryAfter: '1' },
+			{ status: 429, retryAfter: '1' },
+		]);
+		expect(limited.runs(ID)).toHaveLength(3);
+		expect(limited.tooMany).toBe(2);
+	});
+});

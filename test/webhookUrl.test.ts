@@ -8,21 +8,32 @@ describe('webhook URL: {base_url}/webhooks/cloud/<automation_id> (spec §2)', ()
 			'https://svc.example.com/webhooks/cloud/abc-123',
 			'abc-123',
 			'https://svc.example.com/webhooks/cloud/abc-123',
+			'https://svc.example.com',
 		],
 		[
 			'https://svc.example.com/api/v1/webhooks/cloud/A.b_c~d',
 			'A.b_c~d',
 			'https://svc.example.com/api/v1/webhooks/cloud/A.b_c~d',
+			'https://svc.example.com/api/v1',
 		],
-		['http://127.0.0.1:8080/webhooks/cloud/x', 'x', 'http://127.0.0.1:8080/webhooks/cloud/x'],
 		[
-			'  https://svc.example.com/webhooks/cloud/abc/  ',
+			'http://127.0.0.1:8080/webhooks/cloud/x',
+			'x',
+			'http://127.0.0.1:8080/webhooks/cloud/x',
+			'http://127.0.0.1:8080',
+		],
+		[
+			'  https://SVC.example.com/webhooks/cloud/abc/  ',
 			'abc',
 			'https://svc.example.com/webhooks/cloud/abc',
+			'https://svc.example.com',
 		],
-	])('accepts %s', (raw, automationId, url) => {
-		expect(parseWebhookUrl(raw)).toEqual({ automationId, url });
-	});
+	])(
+		'accepts %s: the automation, its URL and its service ({base_url})',
+		(raw, automationId, url, serviceUrl) => {
+			expect(parseWebhookUrl(raw)).toEqual({ automationId, url, serviceUrl });
+		},
+	);
 
 	it.each([
 		['', /empty/],

@@ -9,6 +9,8 @@ export interface WebhookTarget {
 	/** The URL requests go to, as the URL parser normalises it (e.g. host lower-cased), without a trailing slash. */
 	url: string;
 	automationId: string;
+	/** `{base_url}`: the service, which all its automations share. */
+	serviceUrl: string;
 }
 
 const PATH_SHAPE = /^(.*)\/webhooks\/cloud(?:\/(.*))?$/;
@@ -57,5 +59,10 @@ export function parseWebhookUrl(raw: unknown): WebhookTarget {
 		);
 	}
 	url.pathname = path;
-	return { url: url.toString(), automationId: id };
+	const webhookUrl = url.toString();
+	return {
+		url: webhookUrl,
+		automationId: id,
+		serviceUrl: webhookUrl.slice(0, webhookUrl.length - `/webhooks/cloud/${id}`.length),
+	};
 }

@@ -45,8 +45,6 @@ export interface AcceptedItems {
 	/** The output of this item from an earlier try of this pass, if the service accepted it then. */
 	earlier(itemIndex: number): IDataObject | undefined;
 	accepted(itemIndex: number, json: IDataObject): void;
-	/** How many items of this pass the service has accepted, in this try or an earlier one. */
-	readonly count: number;
 	finish(end: PassEnd): void;
 }
 
@@ -72,9 +70,6 @@ export function acceptedItems(ctx: IExecuteFunctions, url: string): AcceptedItem
 		earlier: (itemIndex) => pass.outputs[itemIndex],
 		accepted: (itemIndex, json) => {
 			pass.outputs[itemIndex] = json;
-		},
-		get count() {
-			return Object.keys(pass.outputs).length;
 		},
 		finish: (end) => {
 			if (end === 'passed') return forget();

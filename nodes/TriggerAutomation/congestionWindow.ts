@@ -8,18 +8,21 @@
  */
 
 /**
- * The hard cap. n8n's request helper opens a new connection for every request, so each one in
- * flight is a socket here and at the service. 64 is the highest concurrency the throughput bench
- * measures: there n8n's engine sends about 2,400 items/s on this project's 2-core machine, and 64
- * in flight let a 50 ms service take up to 1,280/s (BENCHMARKS.md); more would mostly add sockets.
+ * The hard cap, for one service in one n8n process (the window is shared: sharedWindow.ts). More in
+ * flight than the engine's rate times the answer time cannot go faster, only hold more sockets (n8n's
+ * request helper opens a connection per request): n8n's engine sends up to about 2,600 items/s per
+ * process here (BENCHMARKS.md, Throughput), which a service answering in 100 ms takes at 256 in
+ * flight. A slower service still gets 512 requests/s at 500 ms.
  */
-export const MAX_IN_FLIGHT = 64;
+export const MAX_IN_FLIGHT = 256;
 /**
- * Requests at once before the service has said anything: TCP's initial window of 10 (RFC 6928).
- * From 4, the ramp to 64 took one round trip more, and 200 items on a 50 ms service reached 0.49×
- * the HTTP Request node's items/s (BENCHMARKS.md, target 0.5×).
+ * Requests at once before the service has said anything. Growth doubles per round trip, so a service
+ * that answers in 500 ms would wait seconds for a burst of executions to ramp up from TCP's 10 (RFC
+ * 6928); from 32 it keeps within half the HTTP Request node's speed there, while a rate-limited service
+ * turns away the excess once, which costs those items one of their Retries When Not Accepted
+ * (BENCHMARKS.md, At the defaults).
  */
-export const INITIAL_WINDOW = 10;
+export const INITIAL_WINDOW = 32;
 // An answer is slow above twice the usual time plus this margin, so that the jitter of a fast
 // service (a few ms) is not taken for congestion.
 const SLOW_MARGIN_MS = 100;

@@ -53,7 +53,7 @@ export const SENDING_MODES = {
 	adaptive: {
 		name: 'Adaptive',
 		description:
-			'As many requests at once as the service answers promptly (up to 64), fewer when it pushes back or slows down; runs may start out of item order',
+			'As many requests at once as the service answers promptly (up to 256, shared by the executions sending to it), fewer when it pushes back or slows down; runs may start out of item order',
 	},
 	batches: {
 		name: 'Fixed Batches',

@@ -9,7 +9,7 @@ import { CREDENTIAL_TYPE } from '../../credentials/common/credentialType';
 import { describeSecretProblem } from '../../credentials/common/signature';
 import type { WebhookTarget } from '../../credentials/common/webhookUrl';
 import { parseWebhookUrl } from '../../credentials/common/webhookUrl';
-import type { AcceptedItems, PassEnd } from './acceptedItems';
+import type { PassEnd } from './acceptedItems';
 import { acceptedItems } from './acceptedItems';
 import { Deadlines } from './deadline';
 import type { Execution, Target } from './execution';
@@ -49,13 +49,10 @@ export async function triggerAutomations(this: IExecuteFunctions): Promise<INode
 		}
 		return [results];
 	};
-	// Set once the settings are read: a failure of the settings themselves has nothing accepted.
-	let accepted: AcceptedItems | undefined = undefined;
-	const fail = (error: unknown, itemIndex: number) => {
+	/** `accepted`: items of this pass the service accepted, said when the node stops at this one. */
+	const fail = (error: unknown, itemIndex: number, accepted = 0) => {
 		const nodeError = toNodeError(this, error, itemIndex);
-		if (!this.continueOnFail()) {
-			throw withRetryNote(nodeError, error, accepted?.count ?? 0, items.length);
-		}
+		if (!this.continueOnFail()) throw withRetryNote(nodeError, error, accepted, items.length);
 		results.push(errorItem(nodeError, itemIndex));
 		failed.items++;
 		if (error instanceof TriggerError && error.failure.mayHaveRun) failed.mayHaveRun++;
@@ -73,7 +70,7 @@ export async function triggerAutomations(this: IExecuteFunctions): Promise<INode
 	}
 
 	// A preview sends nothing: it neither passes on nor records what the service accepted.
-	accepted = settings.options.preview ? undefined : acceptedItems(this, settings.target.url);
+	const accepted = settings.options.preview ? undefined : acceptedItems(this, settings.target.url);
 	// Disposed in the `finally` below: nothing that can throw comes in between.
 	const execution: Execution = { ...settings, deadlines: new Deadlines(this) };
 	const send: SendItem = async (itemIndex, pace) => {
@@ -92,6 +89,7 @@ export async function triggerAutomations(this: IExecuteFunctions): Promise<INode
 	const cancel = this.getExecutionCancelSignal();
 	const continueOnFail = this.continueOnFail();
 	const plan: Sending = {
+		service: execution.target.serviceUrl,
 		count: items.length,
 		stop: cancel,
 		send,
@@ -110,11 +108,12 @@ export async function triggerAutomations(this: IExecuteFunctions): Promise<INode
 			end = 'stopped';
 			return [results];
 		}
+		const acceptedCount = accepted ? outcomes.filter((outcome) => 'json' in outcome).length : 0;
 		for (const outcome of outcomes) {
 			if ('json' in outcome) {
 				results.push({ json: outcome.json, pairedItem: { item: outcome.itemIndex } });
 			} else {
-				fail(outcome.error, outcome.itemIndex);
+				fail(outcome.error, outcome.itemIndex, acceptedCount);
 			}
 		}
 		end = results[0]?.json.error !== undefined ? 'error items' : 'passed';

@@ -95,6 +95,19 @@ export function contextFromJson(value: unknown): IDataObject {
 
 const FIELD_TYPES = new Set(['string', 'number', 'boolean', 'array', 'object']);
 
+/**
+ * n8n's type check names the field itself ("'orderId' expects a number but we got 'abc'"): that
+ * name is dropped, as the message already starts with it.
+ */
+function typeError(name: string, type: string, message: string | undefined): string {
+	const field = `Context field "${name}"`;
+	if (message === undefined) return `${field}: the value is not of type ${type}`;
+	const ownName = `'${name}' `;
+	return message.startsWith(ownName)
+		? `${field} ${message.slice(ownName.length)}`
+		: `${field}: ${message}`;
+}
+
 /** Context → Selected Fields: named, typed values as the Edit Fields node sets them. */
 export function contextFromFields(assignments: AssignmentValue[] | undefined): IDataObject {
 	const context: IDataObject = {};
@@ -120,7 +133,7 @@ export function contextFromFields(assignments: AssignmentValue[] | undefined): I
 			const result = validateFieldType(name, value, type as FieldType);
 			if (!result.valid) {
 				throw badInput(
-					`Context field "${name}": ${result.errorMessage ?? `the value is not of type ${type}`}`,
+					typeError(name, type, result.errorMessage),
 					`Change the value, or the type of the field (now ${type}).`,
 				);
 			}

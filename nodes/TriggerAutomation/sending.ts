@@ -1,14 +1,17 @@
 /**
  * Options → Sending: when each item's first request starts. Adaptive starts an item as soon as the
- * congestion window has room (pace.ts); Fixed Batches and One at a Time start a batch, wait for all
- * its answers and the Batch Interval, then start the next. Both start nothing more after Stop, nor
+ * service's window, shared with the other executions sending there, gives it a slot
+ * (sharedWindow.ts); Fixed Batches and One at a Time start a batch, wait for all its answers and
+ * the Batch Interval, then start the next. These two keep to the pace the user set for the
+ * execution, as the HTTP Request node's Batching does, so they do not join the shared window. Both start nothing more after Stop, nor
  * after an item failed when the node is to stop at the first error (`halt`). Outcomes come back in
  * item order, whatever order the answers came in.
  */
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Pace } from './pace';
-import { AdaptivePace, pause, waitingPace } from './pace';
+import { pause, waitingPace } from './pace';
+import { ExecutionLane } from './sharedWindow';
 
 export type Outcome = { itemIndex: number } & ({ json: IDataObject } | { error: unknown });
 
@@ -16,6 +19,8 @@ export type Outcome = { itemIndex: number } & ({ json: IDataObject } | { error: 
 export type SendItem = (itemIndex: number, pace: Pace) => Promise<Outcome>;
 
 export interface Sending {
+	/** The service's `{base_url}`: Adaptive shares its window with other executions sending there. */
+	service: string;
 	count: number;
 	stop: AbortSignal | undefined;
 	send: SendItem;
@@ -43,8 +48,14 @@ export async function sendInBatches(
 	return outcomes;
 }
 
-export async function sendAdaptively({ count, stop, send, halt }: Sending): Promise<Outcome[]> {
-	const pace = new AdaptivePace(stop);
+export async function sendAdaptively({
+	service,
+	count,
+	stop,
+	send,
+	halt,
+}: Sending): Promise<Outcome[]> {
+	const pace = new ExecutionLane(service, stop);
 	const byItem: Outcome[] = [];
 	const running: Array<Promise<void>> = [];
 	let halted = false;

@@ -59,7 +59,7 @@ export async function triggerItem(
 		if (!failure.resend || retry >= options.retries || delay === undefined || stop?.aborted) {
 			throw new TriggerError(failure);
 		}
-		await pace.turn(delay);
+		await pace.turn(delay, retry + 1);
 		// Stopped while waiting: the last attempt was not accepted, and nothing more is sent.
 		if (stop?.aborted) throw new TriggerError(failure);
 	}

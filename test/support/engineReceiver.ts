@@ -21,7 +21,15 @@ export function engineReceiver() {
 		await receiver.start();
 	});
 	afterAll(async () => receiver.stop());
-	beforeEach(() => receiver.reset());
+	// Each test a service of its own ({base_url}): none inherits the window of Adaptive sending
+	// another test left behind (sharedWindow.ts).
+	let service = 0;
+	beforeEach(() => {
+		receiver.reset();
+		service++;
+	});
+	const webhookPath = () => `/service-${service}${PATH}`;
+	const webhookUrl = () => `${receiver.url}${webhookPath()}`;
 
 	async function run(
 		parameters: INodeParameters,
@@ -33,18 +41,18 @@ export function engineReceiver() {
 				parameters,
 				items,
 				settings,
-				webhookUrl: `${receiver.url}${PATH}`,
+				webhookUrl: webhookUrl(),
 				secret: SECRET,
 			}),
 		);
 		// Every test: every request conforms to the spec, and nothing leaks.
 		for (const request of receiver.requests)
-			expect(specViolations(request, SECRET, PATH)).toEqual([]);
+			expect(specViolations(request, SECRET, webhookPath())).toEqual([]);
 		expectNoLeak(SECRET, { run: result }, receiver.requests);
 		return result;
 	}
 
-	return { receiver, run };
+	return { receiver, run, webhookUrl, webhookPath };
 }
 
 export function timestampOf(request: ReceivedRequest): number {

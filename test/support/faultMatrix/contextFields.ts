@@ -233,7 +233,7 @@ export const contextFieldsCases: MatrixCase[] = [
 		requests: 0,
 		expect: {
 			kind: 'error',
-			message: 'Context field "count": {any}',
+			message: 'Context field "count" expects a number but we got {any}',
 			description: 'Change the value, or the type of the field (now number).',
 		},
 		spec: "Silent; chosen: the Edit Fields node's type check.",

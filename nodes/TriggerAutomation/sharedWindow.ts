@@ -1,0 +1,216 @@
+/**
+ * Options → Sending → Adaptive: one congestion window per service in this n8n process (the main
+ * instance, or each queue-mode worker), shared by every execution of the node that sends to it.
+ * n8n runs production executions at the same time (one per event), and a window per execution
+ * would let each start its own burst into a service its neighbours are already filling; shared,
+ * what one execution learns (the window, a Retry-After) holds for all.
+ *
+ * "The same service" is the webhook URL's `{base_url}`: the automations of one service share its
+ * capacity and, as far as anyone can tell (the interface shows no rate limits), its limits. Sharing
+ * too much costs speed for a while; sharing too little costs items their retries.
+ *
+ * Free slots go first to re-sends, the items turned away most often first (the one closest to
+ * running out of Retries When Not Accepted), then round-robin between the executions (lanes) with a
+ * new item waiting, so an execution of one item is not stuck behind one of 10,000. Waiting for a slot
+ * costs no retry: only an attempt the service turned away does.
+ */
+import { sleep } from 'n8n-workflow';
+
+import { CongestionWindow } from './congestionWindow';
+import type { Failure } from './failure';
+import type { Pace } from './pace';
+
+/**
+ * A window no execution has used for this long is forgotten: after a minute without a request, a
+ * per-second or per-minute rate limit has filled up again, and the service is best met afresh.
+ */
+export const IDLE_MS = 60_000;
+
+class ServiceWindow {
+	readonly window = new CongestionWindow();
+	inFlight = 0;
+	lanes = 0;
+	lastActive = Date.now();
+	private pausedUntil = 0;
+	/** Lanes with a new item waiting, in turn order. */
+	private readonly ready: ExecutionLane[] = [];
+	/** Items waiting to be sent again, most often turned away first, then in the order they came. */
+	private readonly resends: Resend[] = [];
+	/** Ends the pause's wake-up timer once no execution is left to wake. */
+	private timer: AbortController | undefined;
+
+	paused(now = Date.now()): boolean {
+		return now < this.pausedUntil;
+	}
+
+	/** No request starts for `ms`: the service asked for it, or an item waits before a re-send. */
+	pauseFor(ms: number): void {
+		this.pausedUntil = Math.max(this.pausedUntil, Date.now() + ms);
+	}
+
+	enqueue(lane: ExecutionLane): void {
+		if (!this.ready.includes(lane)) this.ready.push(lane);
+		this.dispatch();
+	}
+
+	enqueueResend(resend: Resend): void {
+		let at = this.resends.length;
+		while (at > 0 && this.resends[at - 1].times < resend.times) at--;
+		this.resends.splice(at, 0, resend);
+		this.dispatch();
+	}
+
+	/** A stopped or finished lane's re-sends, taken out of the queue. */
+	dropResends(lane: ExecutionLane): Resend[] {
+		const dropped = this.resends.filter((resend) => resend.lane === lane);
+		for (const resend of dropped) this.resends.splice(this.resends.indexOf(resend), 1);
+		return dropped;
+	}
+
+	leave(lane: ExecutionLane): void {
+		const at = this.ready.indexOf(lane);
+		if (at !== -1) this.ready.splice(at, 1);
+		if (--this.lanes === 0) {
+			this.timer?.abort();
+			this.timer = undefined;
+		}
+		this.lastActive = Date.now();
+		this.dispatch();
+	}
+
+	/** Gives free slots to waiting items: re-sends first, then new items lane after lane. */
+	dispatch(): void {
+		const now = Date.now();
+		if (this.paused(now)) {
+			if (this.ready.length > 0 || this.resends.length > 0) this.wakeAt(this.pausedUntil - now);
+			return;
+		}
+		while (this.inFlight < this.window.limit && this.resends.length > 0) {
+			const { lane, wake } = this.resends.shift()!;
+			lane.held++;
+			this.inFlight++;
+			wake(true);
+		}
+		while (this.inFlight < this.window.limit && this.ready.length > 0) {
+			const lane = this.ready.shift()!;
+			if (!lane.grant()) continue;
+			this.inFlight++;
+			if (lane.waiting) this.ready.push(lane);
+		}
+	}
+
+	private wakeAt(ms: number): void {
+		if (this.timer) return;
+		const timer = (this.timer = new AbortController());
+		void sleep(ms, timer.signal).then(
+			() => {
+				this.timer = undefined;
+				this.dispatch();
+			},
+			() => undefined,
+		);
+	}
+}
+
+interface Resend {
+	lane: ExecutionLane;
+	/** How often the service has turned this item away. */
+	times: number;
+	wake: (granted: boolean) => void;
+}
+
+const windows = new Map<string, ServiceWindow>();
+
+/** The service's window, after forgetting those idle past IDLE_MS (their number stays small). */
+function windowFor(serviceUrl: string): ServiceWindow {
+	const now = Date.now();
+	for (const [url, idle] of windows) {
+		if (idle.lanes === 0 && idle.inFlight === 0 && now - idle.lastActive > IDLE_MS) {
+			windows.delete(url);
+		}
+	}
+	let shared = windows.get(serviceUrl);
+	if (!shared) windows.set(serviceUrl, (shared = new ServiceWindow()));
+	return shared;
+}
+
+/** One execution's place in its service's window. */
+export class ExecutionLane implements Pace {
+	private readonly shared: ServiceWindow;
+	/** Slots this execution holds: given back at `close` if an item never settled them. */
+	held = 0;
+	/** New items waiting for their first slot. */
+	private readonly queue: Array<(granted: boolean) => void> = [];
+	private readonly onStop = () => this.wakeAll();
+
+	constructor(
+		serviceUrl: string,
+		private readonly stop: AbortSignal | undefined,
+	) {
+		this.shared = windowFor(serviceUrl);
+		this.shared.lanes++;
+		stop?.addEventListener('abort', this.onStop, { once: true });
+	}
+
+	get waiting(): boolean {
+		return this.queue.length > 0;
+	}
+
+	/** A slot for this lane's first waiting item; false if it has none. */
+	grant(): boolean {
+		const wake = this.queue.shift();
+		if (!wake) return false;
+		this.held++;
+		wake(true);
+		return true;
+	}
+
+	/** Until a new item may send its first request (or Stop). */
+	async start(): Promise<void> {
+		if (this.stop?.aborted) return;
+		const granted = new Promise<boolean>((wake) => this.queue.push(wake));
+		this.shared.enqueue(this);
+		await granted;
+	}
+
+	async turn(waitMs: number, times: number): Promise<void> {
+		this.shared.pauseFor(waitMs);
+		if (this.stop?.aborted) return;
+		const granted = new Promise<boolean>((wake) =>
+			this.shared.enqueueResend({ lane: this, times, wake }),
+		);
+		await granted;
+	}
+
+	settled(sentAt?: number, failure?: Failure): void {
+		this.held--;
+		const shared = this.shared;
+		shared.inFlight--;
+		shared.lastActive = Date.now();
+		// An answer to a stopped execution's aborted request says nothing of the service.
+		if (sentAt !== undefined && !this.stop?.aborted) {
+			if (!failure) shared.window.accepted(sentAt, shared.lastActive);
+			else if (failure.pushBack) {
+				shared.window.pushedBack(sentAt, shared.lastActive);
+				if (failure.pushBack.afterMs) shared.pauseFor(failure.pushBack.afterMs);
+			}
+		}
+		shared.dispatch();
+	}
+
+	/** After the execution: its slots are free, and no listener stays on its Stop signal. */
+	close(): void {
+		this.stop?.removeEventListener('abort', this.onStop);
+		this.wakeAll();
+		this.shared.inFlight -= this.held;
+		this.held = 0;
+		this.shared.leave(this);
+	}
+
+	/** Every waiting item of this execution, told that it gets no slot (Stop, or the end). */
+	private wakeAll(): void {
+		for (const wake of this.queue.splice(0)) wake(false);
+		for (const { wake } of this.shared.dropResends(this)) wake(false);
+		this.shared.dispatch();
+	}
+}
