@@ -13,7 +13,6 @@
  * OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS=true (n8n 3.0's behaviour), manual executions on workers.
  * Alone: `npm run test:queue` (after `bash e2e/install.sh`).
  */
-import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,7 +26,7 @@ import type { ReceivedRequest } from '../test/support/receiver';
 import { Receiver, answer, bodyJson, specViolations } from '../test/support/receiver';
 import { QueueServices } from './support/queueServices';
 import { Rest } from './support/rest';
-import { itemsWorkflow, webhookItemsWorkflow } from './support/workflows';
+import { itemsWorkflow, webhookItemsWorkflow, webhookNode } from './support/workflows';
 
 const SECRET = 'queue_mode_secret_8d2f6a';
 const PATH = '/webhooks/cloud/auto-queue';
@@ -109,21 +108,7 @@ function queueWorkflow(flow: 'stop' | 'continue'): WorkflowFile {
 		id: workflowId(`queue${flow}`),
 		name: `Queue mode: ${flow}`,
 		nodes: [
-			{
-				id: `${flow}-webhook`,
-				name: 'Webhook',
-				type: 'n8n-nodes-base.webhook',
-				typeVersion: 2,
-				position: [0, 0],
-				webhookId: randomUUID(),
-				parameters: {
-					httpMethod: 'POST',
-					path: `queue-${flow}`,
-					responseMode: 'lastNode',
-					responseData: 'allEntries',
-					options: {},
-				},
-			},
+			webhookNode(`${flow}-webhook`, `queue-${flow}`),
 			{
 				id: `${flow}-split`,
 				name: 'One item each',

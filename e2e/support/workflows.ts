@@ -36,6 +36,54 @@ const manualTrigger = {
 	parameters: {},
 };
 
+/** A production Webhook (POST `path`) that answers with the last node's items once the run ends. */
+export function webhookNode(id: string, path: string) {
+	return {
+		id,
+		name: 'Webhook',
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: 2,
+		position: [0, 0],
+		webhookId: randomUUID(),
+		parameters: {
+			httpMethod: 'POST',
+			path,
+			responseMode: 'lastNode',
+			responseData: 'allEntries',
+			options: {},
+		},
+	};
+}
+
+/** Split Out of the list at `field`, named "One item each". */
+function splitOutNode(field: string, x: number) {
+	return {
+		id: 'e2e-split',
+		name: 'One item each',
+		type: 'n8n-nodes-base.splitOut',
+		typeVersion: 1,
+		position: [x, 0],
+		parameters: { fieldToSplitOut: field, options: {} },
+	};
+}
+
+/** Trigger Automation with `parameters` and the credential, at `x`. */
+function triggerNode(
+	parameters: Record<string, unknown>,
+	credential: { id: string; name: string },
+	x: number,
+) {
+	return {
+		id: 'e2e-trigger',
+		name: 'Trigger Automation',
+		type: NODE_TYPE,
+		typeVersion: 1,
+		position: [x, 0],
+		parameters,
+		credentials: { [CREDENTIAL_TYPE]: credential },
+	};
+}
+
 /**
  * Manual Trigger → Edit Fields (raw JSON) → Split Out → Trigger Automation: one item per entry of
  * `items`, each with a `message` field the node sends.
@@ -62,27 +110,18 @@ export function itemsWorkflow(spec: {
 				position: [200, 0],
 				parameters: { mode: 'raw', jsonOutput: JSON.stringify({ items: spec.items }), options: {} },
 			},
+			splitOutNode('items', 400),
 			{
-				id: 'e2e-split',
-				name: 'One item each',
-				type: 'n8n-nodes-base.splitOut',
-				typeVersion: 1,
-				position: [400, 0],
-				parameters: { fieldToSplitOut: 'items', options: {} },
-			},
-			{
-				id: 'e2e-trigger',
-				name: 'Trigger Automation',
-				type: NODE_TYPE,
-				typeVersion: 1,
-				position: [600, 0],
-				parameters: {
-					message: '={{ $json.message }}',
-					contextMode: 'json',
-					contextJson: '={{ JSON.stringify({ position: $json.position }) }}',
-					options: spec.options ?? {},
-				},
-				credentials: { [CREDENTIAL_TYPE]: spec.credential },
+				...triggerNode(
+					{
+						message: '={{ $json.message }}',
+						contextMode: 'json',
+						contextJson: '={{ JSON.stringify({ position: $json.position }) }}',
+						options: spec.options ?? {},
+					},
+					spec.credential,
+					600,
+				),
 				...spec.settings,
 			},
 		],
@@ -110,38 +149,9 @@ export function webhookItemsWorkflow(spec: {
 		id: spec.id,
 		name: spec.name,
 		nodes: [
-			{
-				id: 'e2e-webhook',
-				name: 'Webhook',
-				type: 'n8n-nodes-base.webhook',
-				typeVersion: 2,
-				position: [0, 0],
-				webhookId: randomUUID(),
-				parameters: {
-					httpMethod: 'POST',
-					path: spec.path,
-					responseMode: 'lastNode',
-					responseData: 'allEntries',
-					options: {},
-				},
-			},
-			{
-				id: 'e2e-split',
-				name: 'One item each',
-				type: 'n8n-nodes-base.splitOut',
-				typeVersion: 1,
-				position: [200, 0],
-				parameters: { fieldToSplitOut: 'body.items', options: {} },
-			},
-			{
-				id: 'e2e-trigger',
-				name: 'Trigger Automation',
-				type: NODE_TYPE,
-				typeVersion: 1,
-				position: [400, 0],
-				parameters: { message: '={{ $json.m }}', options: {} },
-				credentials: { [CREDENTIAL_TYPE]: spec.credential },
-			},
+			webhookNode('e2e-webhook', spec.path),
+			splitOutNode('body.items', 200),
+			triggerNode({ message: '={{ $json.m }}', options: {} }, spec.credential, 400),
 		],
 		connections: {
 			Webhook: { main: [[{ node: 'One item each', type: 'main', index: 0 }]] },
