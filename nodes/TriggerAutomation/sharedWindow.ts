@@ -87,14 +87,13 @@ class ServiceWindow {
 		}
 		while (this.inFlight < this.window.limit && this.resends.length > 0) {
 			const { lane, wake } = this.resends.shift()!;
-			lane.held++;
-			this.inFlight++;
-			wake(true);
+			lane.grant(wake);
 		}
 		while (this.inFlight < this.window.limit && this.ready.length > 0) {
 			const lane = this.ready.shift()!;
-			if (!lane.grant()) continue;
-			this.inFlight++;
+			const wake = lane.nextWaiting();
+			if (!wake) continue;
+			lane.grant(wake);
 			if (lane.waiting) this.ready.push(lane);
 		}
 	}
@@ -116,7 +115,7 @@ interface Resend {
 	lane: ExecutionLane;
 	/** How often the service has turned this item away. */
 	times: number;
-	wake: (granted: boolean) => void;
+	wake: () => void;
 }
 
 const windows = new Map<string, ServiceWindow>();
@@ -138,10 +137,10 @@ function windowFor(serviceUrl: string): ServiceWindow {
 export class ExecutionLane implements Pace {
 	private readonly shared: ServiceWindow;
 	/** Slots this execution holds: given back at `close` if an item never settled them. */
-	held = 0;
+	private held = 0;
 	/** New items waiting for their first slot. */
-	private readonly queue: Array<(granted: boolean) => void> = [];
-	private readonly onStop = () => this.wakeAll();
+	private readonly queue: Array<() => void> = [];
+	private readonly onStop = () => this.release();
 
 	constructor(
 		serviceUrl: string,
@@ -156,19 +155,22 @@ export class ExecutionLane implements Pace {
 		return this.queue.length > 0;
 	}
 
-	/** A slot for this lane's first waiting item; false if it has none. */
-	grant(): boolean {
-		const wake = this.queue.shift();
-		if (!wake) return false;
+	/** This lane's first new item waiting for a slot, taken out of the queue. */
+	nextWaiting(): (() => void) | undefined {
+		return this.queue.shift();
+	}
+
+	/** A slot of the window for one of this lane's items, which `wake` lets go. */
+	grant(wake: () => void): void {
 		this.held++;
-		wake(true);
-		return true;
+		this.shared.inFlight++;
+		wake();
 	}
 
 	/** Until a new item may send its first request (or Stop). */
 	async start(): Promise<void> {
 		if (this.stop?.aborted) return;
-		const granted = new Promise<boolean>((wake) => this.queue.push(wake));
+		const granted = new Promise<void>((wake) => this.queue.push(wake));
 		this.shared.enqueue(this);
 		await granted;
 	}
@@ -176,7 +178,7 @@ export class ExecutionLane implements Pace {
 	async turn(waitMs: number, times: number): Promise<void> {
 		this.shared.pauseFor(waitMs);
 		if (this.stop?.aborted) return;
-		const granted = new Promise<boolean>((wake) =>
+		const granted = new Promise<void>((wake) =>
 			this.shared.enqueueResend({ lane: this, times, wake }),
 		);
 		await granted;
@@ -202,16 +204,15 @@ export class ExecutionLane implements Pace {
 	/** After the execution: its slots are free, and no listener stays on its Stop signal. */
 	close(): void {
 		this.stop?.removeEventListener('abort', this.onStop);
-		this.wakeAll();
+		this.release();
 		this.shared.inFlight -= this.held;
 		this.held = 0;
 		this.shared.leave(this);
 	}
 
-	/** Every waiting item of this execution, told that it gets no slot (Stop, or the end). */
-	private wakeAll(): void {
-		for (const wake of this.queue.splice(0)) wake(false);
-		for (const { wake } of this.shared.dropResends(this)) wake(false);
-		this.shared.dispatch();
+	/** Every waiting item of this execution, let go without a slot (Stop, or the end). */
+	private release(): void {
+		for (const wake of this.queue.splice(0)) wake();
+		for (const { wake } of this.shared.dropResends(this)) wake();
 	}
 }
