@@ -6,7 +6,6 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { SECRET_NOT_PROVEN } from './common/checkCredential';
 import { CREDENTIAL_TYPE } from './common/credentialType';
 import { signRequest } from './common/signRequest';
 
@@ -33,7 +32,9 @@ export class ServiceWebhookSecretApi implements ICredentialType {
 		{
 			displayName:
 				'A passing test ("Connection tested successfully") means: the URL is well-formed, the secret is present without stray whitespace, and the host answered one unsigned HEAD request. ' +
-				SECRET_NOT_PROVEN,
+				'The test cannot tell whether the secret is right, as any signed request would start a run: the ' +
+				"first trigger shows that (a wrong secret gets 403), and the node's Options → Preview Only shows " +
+				'the signed request without sending it.',
 			name: 'testNotice',
 			type: 'notice',
 			default: '',

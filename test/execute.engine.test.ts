@@ -167,7 +167,7 @@ describe('batching (Options → Batching: items per batch = requests in flight t
 		expect(receiver.requests.map((r) => bodyJson(r).data.message)).toEqual(['1', '2', '3', '4']);
 	});
 
-	it('Batching saved without Sending (as before Sending existed) means Fixed Batches: with 3 items per batch, at most 3 requests are in flight, and all 7 items are sent', async () => {
+	it('Batching added without Sending means Fixed Batches, as in the HTTP Request node: with 3 items per batch, at most 3 requests are in flight, and all 7 items are sent', async () => {
 		const probe = concurrencyProbe(30);
 		receiver.respondWith(probe.responder);
 		const result = await run(

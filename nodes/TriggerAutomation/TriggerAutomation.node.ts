@@ -9,7 +9,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, UserError } from 'n8n-workflow';
 
-import { checkCredential } from '../../credentials/common/checkCredential';
+import { credentialProblem } from '../../credentials/common/checkCredential';
 import { CREDENTIAL_TYPE } from '../../credentials/common/credentialType';
 import { parseWebhookUrl } from '../../credentials/common/webhookUrl';
 import { SUBTITLE, nodeProperties } from './description';
@@ -55,8 +55,8 @@ export class TriggerAutomation implements INodeType {
 				this: ICredentialTestFunctions,
 				credential: ICredentialsDecrypted,
 			): Promise<INodeCredentialTestResult> {
-				const local = checkCredential(credential.data ?? {});
-				if (local.status !== 'OK') return local;
+				const problem = credentialProblem(credential.data ?? {});
+				if (problem) return { status: 'Error', message: problem };
 				// Loaded when an admin tests a credential, not when n8n loads the package.
 				const { probeWebhook } = await import('./credentialProbe');
 				return await probeWebhook(this, parseWebhookUrl(credential.data?.webhookUrl));

@@ -35,7 +35,7 @@ function whole(value: unknown, fallback: number, label: string, min: number, max
 	return number;
 }
 
-/** Options → Sending; without it, Batching set in a workflow saved before Sending existed keeps its meaning. */
+/** Options → Sending; Batching added alone means Fixed Batches, as it does in the HTTP Request node. */
 function sendingMode(options: IDataObject, batch: IDataObject | undefined): SendingMode {
 	const mode = options.sending ?? (batch ? 'batches' : DEFAULTS.sending);
 	if (typeof mode !== 'string' || !(mode in SENDING_MODES)) {

@@ -54,7 +54,7 @@ export const credentialCases: MatrixCase[] = [
 		url: (base) => base + PATH,
 		requests: 1,
 		expect: { kind: 'sent' },
-		note: 'Accepted (local test services); the credential test notes that http:// is not encrypted.',
+		note: 'Accepted (local test services).',
 		spec: 'Silent on the scheme; chosen: https expected, http allowed.',
 	},
 	{
