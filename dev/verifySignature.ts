@@ -6,20 +6,17 @@
  *
  * The HMAC is computed here from the spec with node:crypto, not with the signer
  * (credentials/common/signature.ts): a verifier that asked the signer would accept whatever the
- * signer computes, so a signing bug could never fail a test. The header is read with the package's
- * parser, whose rules and messages test/signature.test.ts pins to fixed cases; the 5 minutes are
- * the spec's constant, pinned there too.
+ * signer computes, so a signing bug could never fail a test. The header is read with
+ * dev/signatureHeader.ts, whose rules and messages test/signatureHeader.test.ts pins to fixed cases;
+ * the 5 minutes are the spec's constant, pinned in test/signature.test.ts.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 
-import type { SignatureFormatCode, SignedBody } from '../credentials/common/signature';
-import {
-	SIGNATURE_HEADER,
-	SIGNATURE_TOLERANCE_MS,
-	SignatureFormatError,
-	parseSignatureHeader,
-} from '../credentials/common/signature';
+import type { SignedBody } from '../credentials/common/signature';
+import { SIGNATURE_HEADER, SIGNATURE_TOLERANCE_MS } from '../credentials/common/signature';
+import type { SignatureFormatCode } from './signatureHeader';
+import { SignatureFormatError, parseSignatureHeader } from './signatureHeader';
 
 export type VerificationCode =
 	| SignatureFormatCode

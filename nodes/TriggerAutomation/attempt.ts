@@ -6,7 +6,7 @@
 import type { IHttpRequestOptions } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../../credentials/common/credentialType';
-import { SIGNATURE_HEADER, parseSignatureHeader } from '../../credentials/common/signature';
+import { SIGNATURE_HEADER, readSignatureHeader } from '../../credentials/common/signature';
 import { failureFromAnswer } from './serviceAnswer';
 import type { Execution } from './execution';
 import type { Failure, RequestInfo } from './failure';
@@ -19,13 +19,12 @@ export type Attempt =
 
 /**
  * The `t` the credential signed with. n8n hands these very options to the credential's
- * `authenticate`, which adds the header, and gives the node nothing else back; the signing module's
- * own parser reads it. Undefined when nothing was signed (the credential refused, or n8n failed
+ * `authenticate`, which adds the header, and gives the node nothing else back. Undefined when nothing was signed (the credential refused, or n8n failed
  * before calling it).
  */
 function signedAt(request: IHttpRequestOptions): number | undefined {
 	const header = request.headers?.[SIGNATURE_HEADER];
-	return typeof header === 'string' ? parseSignatureHeader(header).timestamp : undefined;
+	return typeof header === 'string' ? readSignatureHeader(header).timestamp : undefined;
 }
 
 /** What a request for these body bytes is, before the credential signs it. */

@@ -11,7 +11,7 @@ import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 import {
 	SIGNATURE_HEADER,
 	SIGNATURE_SCHEME,
-	parseSignatureHeader,
+	readSignatureHeader,
 } from '../../credentials/common/signature';
 import { signRequest } from '../../credentials/common/signRequest';
 import { buildRequest, requestInfo } from './attempt';
@@ -49,8 +49,8 @@ export function previewItem(execution: Execution, body: Buffer): IDataObject {
 	const refusal = sign(execution, request, body);
 	if (refusal) throw new TriggerError(refusal);
 	const headers = { ...(request.headers as Record<string, string>) };
-	const { timestamp, signatures } = parseSignatureHeader(headers[SIGNATURE_HEADER]);
-	headers[SIGNATURE_HEADER] = shortened(timestamp, signatures[0]);
+	const { timestamp, signature } = readSignatureHeader(headers[SIGNATURE_HEADER]);
+	headers[SIGNATURE_HEADER] = shortened(timestamp, signature);
 	const text = body.toString('utf8');
 	return {
 		preview: true,
