@@ -9,18 +9,15 @@
 
 /**
  * The hard cap, for one service in one n8n process (the window is shared: sharedWindow.ts). More in
- * flight than the engine's rate times the answer time cannot go faster, only hold more sockets (n8n's
- * request helper opens a connection per request): n8n's engine sends up to about 2,600 items/s per
- * process here (BENCHMARKS.md, Throughput), which a service answering in 100 ms takes at 256 in
- * flight. A slower service still gets 512 requests/s at 500 ms.
+ * flight than n8n's engine sends per second (BENCHMARKS.md, Throughput) times the answer time cannot
+ * go faster, only hold more sockets (n8n's request helper opens a connection per request).
  */
 export const MAX_IN_FLIGHT = 256;
 /**
- * Requests at once before the service has said anything. Growth doubles per round trip, so a service
- * that answers in 500 ms would wait seconds for a burst of executions to ramp up from TCP's 10 (RFC
- * 6928); from 32 it keeps within half the HTTP Request node's speed there, while a rate-limited service
- * turns away the excess once, which costs those items one of their Retries When Not Accepted
- * (BENCHMARKS.md, At the defaults).
+ * Requests at once before the service has said anything. Growth doubles per round trip, so from TCP's
+ * 10 (RFC 6928) a slow service would keep a burst of executions waiting several round trips; a
+ * rate-limited service turns away the excess of 32 once, which costs those items one of their
+ * Retries When Not Accepted (BENCHMARKS.md, At the defaults).
  */
 export const INITIAL_WINDOW = 32;
 // An answer is slow above twice the usual time plus this margin, so that the jitter of a fast
