@@ -14,9 +14,6 @@ export default defineConfig({
 		reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
 		// Engine tests start real HTTP servers and run whole workflows.
 		testTimeout: 30_000,
-		// Vitest's default leaves a core free (1 worker on 2 cores); the engine tests mostly wait on
-		// sockets and timers, so two workers halve the run.
-		maxWorkers: 2,
 		hookTimeout: 60_000,
 	},
 });
