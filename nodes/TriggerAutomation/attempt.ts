@@ -19,8 +19,8 @@ export type Attempt =
 
 /**
  * The `t` the credential signed with. n8n hands these very options to the credential's
- * `authenticate`, which adds the header, and gives the node nothing else back. Undefined when nothing was signed (the credential refused, or n8n failed
- * before calling it).
+ * `authenticate`, which adds the header, and gives the node nothing else back. Undefined when
+ * nothing was signed (the credential refused, or n8n failed before calling it).
  */
 function signedAt(request: IHttpRequestOptions): number | undefined {
 	const header = request.headers?.[SIGNATURE_HEADER];
