@@ -429,7 +429,7 @@ for (const { name: mode, offload } of MODES) {
 			);
 		});
 
-		it('a burst of executions at a service limited to a few requests/s, the node at its defaults: no item accepted twice, each output its own run, an item not accepted fails its execution with the 429', async () => {
+		it('a burst of executions at a service limited to a few requests/s, the node at its defaults: every item accepted once, each output its own run', async () => {
 			const started = Date.now();
 			const calls = Array.from({ length: BURST_CALLS }, (_, call) => {
 				const messages = Array.from(
@@ -462,13 +462,9 @@ for (const { name: mode, offload } of MODES) {
 			const lost = messages.filter((message) => !runsOf.has(message));
 			// Each output item must be its own item's run: the one the simulator created for its message.
 			const notOwn: string[] = [];
-			// The items of executions that failed (n8n answers their webhook call with 500).
-			const ofFailed: string[] = [];
 			for (const { status, text, messages: sent } of answers) {
-				if (status !== 200) {
-					ofFailed.push(...sent);
-					continue;
-				}
+				// A failed execution (n8n answers its webhook call with 500) is in `failed` below.
+				if (status !== 200) continue;
 				const outputs = JSON.parse(text) as Array<{
 					error?: unknown;
 					response?: { runId?: string };
@@ -505,20 +501,12 @@ for (const { name: mode, offload } of MODES) {
 				].join('\n'),
 			);
 
-			// Each worker has its own window, and one worker can still take the service's every free
-			// request for seconds while the other's first re-send after each pause, the same item each
-			// time, is turned away until its Retries When Not Accepted run out (docs/queue-mode.md; one
-			// process's shared window sends every item of such a burst: test/sharedWindow.engine.test.ts).
-			// What must hold: such an item fails its execution with the 429, and nothing is created twice
-			// or passed on as another item's run.
-			expect(
-				failed.filter((error) => !error.includes('Rate limited by the service (429)')),
-			).toEqual([]);
-			expect(rows.map(([, status]) => status).filter((status) => status !== 'success')).toEqual(
-				failed.map(() => 'error'),
-			);
-			expect(lost.filter((message) => !ofFailed.includes(message))).toEqual([]);
-			expect(runs.length + lost.length).toBe(messages.length);
+			// Each worker has its own window; the first re-send after each pause is a different item,
+			// so the turn-aways of a worker whose pause ends after the other's are spread over its items
+			// (docs/queue-mode.md): every item accepted once.
+			expect(failed).toEqual([]);
+			expect(lost).toEqual([]);
+			expect(rows.map(([, status]) => status)).toEqual(rows.map(() => 'success'));
 			expect(ranBy[0].length + ranBy[1].length).toBe(BURST_CALLS);
 			expect(ranBy[0].length).toBeGreaterThan(0);
 			expect(ranBy[1].length).toBeGreaterThan(0);

@@ -90,6 +90,19 @@ describe('executions sending to one service share its window', () => {
 		expect(statuses(bigRun)).toEqual(Array(60).fill(202));
 	});
 
+	it('a service busy for several Retry-After pauses: the first request after each pause is a different item, so none runs out of its retries', async () => {
+		// Five pauses of 1 s: the same item sent first after each would meet six 429s, one more than
+		// its Retries When Not Accepted (5) allow.
+		const seen = service({ latencyMs: () => 20, busyMs: 5_500 });
+		const runs = await burst(2, 2);
+		runs.forEach((run, e) => {
+			expect(statuses(run)).toEqual([202, 202]);
+			expect(runIds(run)).toEqual(messages(e, 2).map((m) => `run-${m}`));
+		});
+		expect(seen.tooMany).toBeGreaterThanOrEqual(8);
+		expect(Math.max(...seen.turnedAway.values())).toBeLessThanOrEqual(3);
+	});
+
 	it('Stop ends one execution at once and leaves the other sending all its items', async () => {
 		const seen = service({ latencyMs: () => 50 });
 		const stopped = await startWorkflow(

@@ -58,8 +58,8 @@ export class CongestionWindow {
 	 * (`waitAsked`: a Retry-After), the window starts again from one request after the wait, as TCP's
 	 * does after a timeout, and doubles back up to half of what it was: what the service takes after
 	 * the wait is unknown, and other processes (queue-mode workers) that waited as long resume at the
-	 * same moment. Their first requests, the items turned away most often (sharedWindow.ts), thus
-	 * meet a full rate limit instead of a burst from every process.
+	 * same moment. Their first requests thus meet a full rate limit instead of a burst from every
+	 * process.
 	 */
 	pushedBack(sentAt: number, now: number, waitAsked = false): void {
 		if (!this.decrease(sentAt, now, 0.5) || !waitAsked) return;

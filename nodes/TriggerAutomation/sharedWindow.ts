@@ -13,6 +13,11 @@
  * running out of Retries When Not Accepted), then round-robin between the executions (lanes) with a
  * new item waiting, so an execution of one item is not stuck behind one of 10,000. Waiting for a slot
  * costs no retry: only an attempt the service turned away does.
+ *
+ * The one exception: the first request after a pause goes to the re-send turned away least often.
+ * It is the request most likely to be turned away again (another queue-mode worker that waited as
+ * long may have taken the service's every free request), and sent by the item turned away most often
+ * it would cost that same item a retry at every pause until it has none left.
  */
 import { sleep } from 'n8n-workflow';
 
@@ -32,6 +37,8 @@ class ServiceWindow {
 	lanes = 0;
 	lastActive = Date.now();
 	private pausedUntil = 0;
+	/** The next request is the first after a pause. */
+	private probing = false;
 	/** Lanes with a new item waiting, in turn order. */
 	private readonly ready: ExecutionLane[] = [];
 	/** Items waiting to be sent again, most often turned away first, then in the order they came. */
@@ -46,6 +53,7 @@ class ServiceWindow {
 	/** No request starts for `ms`: the service asked for it, or an item waits before a re-send. */
 	pauseFor(ms: number): void {
 		this.pausedUntil = Math.max(this.pausedUntil, Date.now() + ms);
+		if (ms > 0) this.probing = true;
 	}
 
 	enqueue(lane: ExecutionLane): void {
@@ -84,6 +92,14 @@ class ServiceWindow {
 		if (this.paused(now)) {
 			if (this.ready.length > 0 || this.resends.length > 0) this.wakeAt(this.pausedUntil - now);
 			return;
+		}
+		if (this.probing && this.inFlight < this.window.limit && this.resends.length > 0) {
+			this.probing = false;
+			// The first of those turned away least often: the queue is ordered by `times`, descending.
+			const fewest = this.resends[this.resends.length - 1].times;
+			const at = this.resends.findIndex((resend) => resend.times === fewest);
+			const [{ lane, wake }] = this.resends.splice(at, 1);
+			lane.grant(wake);
 		}
 		while (this.inFlight < this.window.limit && this.resends.length > 0) {
 			const { lane, wake } = this.resends.shift()!;

@@ -20,25 +20,36 @@ export interface ServiceSpec {
 	perSecond?: number;
 	/** A status other than 202 for some messages. */
 	statusFor?: (message: string) => number;
+	/**
+	 * For this long after its first request, every request meets 429 with Retry-After: 1, as when
+	 * another n8n process (a queue-mode worker) takes every request the rate limit lets through.
+	 */
+	busyMs?: number;
 }
 
 export function limitedService(
 	receiver: Receiver,
-	{ latencyMs, perSecond, statusFor }: ServiceSpec,
+	{ latencyMs, perSecond, statusFor, busyMs = 0 }: ServiceSpec,
 ) {
+	let firstAt: number | undefined;
 	const bucket = perSecond === undefined ? undefined : new TokenBucket(perSecond);
 	let inFlight = 0;
 	const seen = {
 		runs: [] as string[],
 		tooMany: 0,
+		/** How often each message was turned away with 429. */
+		turnedAway: new Map<string, number>(),
 		inFlightAtArrival: [] as number[],
 		/** When each run was created (ms since the epoch), by message. */
 		ranAt: new Map<string, number>(),
 	};
 	const responder: Responder = async (request, res) => {
 		const message = messageOf(request);
-		if (bucket && !bucket.admit()) {
+		firstAt ??= Date.now();
+		const busy = Date.now() - firstAt < busyMs;
+		if (busy || (bucket && !bucket.admit())) {
 			seen.tooMany++;
+			seen.turnedAway.set(message, (seen.turnedAway.get(message) ?? 0) + 1);
 			res.writeHead(429, { 'Retry-After': '1' }).end();
 			return;
 		}
