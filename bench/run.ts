@@ -18,7 +18,7 @@ import { measureSigning } from './signing';
 import { elapsedMs, num, ratio, ratioMiddle, spread, summarize } from './stats';
 import type { Sample, Side, ThroughputResult } from './throughput';
 import { SIDES, Sides } from './throughput';
-import { MAX_IN_FLIGHT } from '../nodes/TriggerAutomation/congestionWindow';
+import { MAX_IN_FLIGHT } from '../nodes/TriggerAutomation/sending/congestionWindow';
 import { PACKAGE_DIR, SECRET, takeSnapshot, useSnapshot } from './workload';
 
 const ITEMS = 1000;

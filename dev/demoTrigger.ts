@@ -12,7 +12,7 @@ import type { RunOptions } from './engine';
 import { outputOf, runWorkflow } from './engine';
 import { CREDENTIAL_TYPE } from './exampleFiles';
 import { NODE_TYPE } from './packageNames';
-import { serializeBody } from '../nodes/TriggerAutomation/requestBody';
+import { serializeBody } from '../nodes/TriggerAutomation/request/requestBody';
 
 /** The exact body the node sends for this message and context (the node's own serializer). */
 export function triggerBody(command: TriggerCommand): string {

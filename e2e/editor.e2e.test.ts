@@ -34,7 +34,7 @@ import {
 	workflowId,
 } from '../dev/exampleFiles';
 import { PREVIEW_SUBTITLE } from '../nodes/TriggerAutomation/description';
-import { failuresHint, previewHint } from '../nodes/TriggerAutomation/hints';
+import { failuresHint, previewHint } from '../nodes/TriggerAutomation/answer/nodeError';
 import type { Responder } from '../test/support/receiver';
 import { Receiver, acceptWithJson, answerBusy, bodyJson } from '../test/support/receiver';
 

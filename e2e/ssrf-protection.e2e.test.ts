@@ -11,7 +11,7 @@ import type { WorkflowFile } from '../dev/exampleFiles';
 import { CREDENTIAL_TYPE } from '../dev/exampleFiles';
 import { APPS, N8nInstance, setUpOwner } from '../dev/n8nApp';
 import { AutomationServiceSimulator } from '../dev/simulator';
-import { NOTHING_SENT } from '../nodes/TriggerAutomation/failure';
+import { NOTHING_SENT } from '../nodes/TriggerAutomation/answer/failure';
 import type { Editor } from './support/editor';
 import { credentialTestFailure, openCredential, openEditor, signIn } from './support/editor';
 import { executeWorkflow } from './support/execution';

@@ -4,7 +4,7 @@ import {
 	CongestionWindow,
 	INITIAL_WINDOW,
 	MAX_IN_FLIGHT,
-} from '../nodes/TriggerAutomation/congestionWindow';
+} from '../nodes/TriggerAutomation/sending/congestionWindow';
 
 /** `n` prompt answers (10 ms each), the k-th sent at time k·10. */
 function acceptPromptly(window: CongestionWindow, n: number, from = 0): number {

@@ -2,7 +2,7 @@ import { getEventListeners, setMaxListeners } from 'node:events';
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import { Deadlines, REQUESTS_PER_DEADLINE } from '../nodes/TriggerAutomation/deadline';
+import { Deadlines, REQUESTS_PER_DEADLINE } from '../nodes/TriggerAutomation/request/deadline';
 
 // Deadlines read only the execution's cancel signal from the node's context.
 const nodeContext = (cancel?: AbortSignal) =>

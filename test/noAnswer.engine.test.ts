@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { loadPackage, outputOf } from '../dev/engine';
 import { NODE_TYPE } from '../dev/packageNames';
-import { NOTHING_SENT } from '../nodes/TriggerAutomation/failure';
+import { NOTHING_SENT } from '../nodes/TriggerAutomation/answer/failure';
 import { SECRET, engineReceiver } from './support/engineReceiver';
 import { NODE_NAME } from './support/workflows';
 

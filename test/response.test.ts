@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { headerValue } from '../nodes/TriggerAutomation/response';
+import { headerValue } from '../nodes/TriggerAutomation/answer/response';
 
 describe('response headers: found whatever the case of their names', () => {
 	it('reads the lower-case name Node.js gives, and any other spelling', () => {

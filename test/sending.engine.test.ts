@@ -2,8 +2,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { outputOf, startWorkflow } from '../dev/engine';
-import { MAX_IN_FLIGHT } from '../nodes/TriggerAutomation/congestionWindow';
-import { MAY_HAVE_RUN } from '../nodes/TriggerAutomation/failure';
+import { MAX_IN_FLIGHT } from '../nodes/TriggerAutomation/sending/congestionWindow';
+import { MAY_HAVE_RUN } from '../nodes/TriggerAutomation/answer/failure';
 import { SECRET, engineReceiver } from './support/engineReceiver';
 import type { ServiceSpec } from './support/limitedService';
 import { count, limitedService, messageOf, wait } from './support/limitedService';

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 
-import { failureFromAnswer, parseRetryAfter } from '../nodes/TriggerAutomation/serviceAnswer';
+import {
+	failureFromAnswer,
+	parseRetryAfter,
+} from '../nodes/TriggerAutomation/answer/serviceAnswer';
 
 const now = Date.parse('2026-11-21T10:00:00Z');
 const request = {

@@ -8,8 +8,8 @@ import type { IDataObject, INodeParameters, IRun } from 'n8n-workflow';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { outputOf, startWorkflow } from '../dev/engine';
-import { INITIAL_WINDOW, MAX_IN_FLIGHT } from '../nodes/TriggerAutomation/congestionWindow';
-import { IDLE_MS } from '../nodes/TriggerAutomation/sharedWindow';
+import { INITIAL_WINDOW, MAX_IN_FLIGHT } from '../nodes/TriggerAutomation/sending/congestionWindow';
+import { IDLE_MS } from '../nodes/TriggerAutomation/sending/sharedWindow';
 import { SECRET, engineReceiver, timestampOf } from './support/engineReceiver';
 import { expectNoLeak } from './support/leaks';
 import type { ServiceSpec } from './support/limitedService';

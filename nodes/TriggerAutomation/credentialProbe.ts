@@ -11,9 +11,9 @@ import type {
 } from 'n8n-workflow';
 
 import type { WebhookTarget } from '../../credentials/common/webhookUrl';
-import { failureFromAnswer } from './serviceAnswer';
-import { failureFromError } from './noAnswer';
-import type { RawResponse } from './response';
+import { failureFromAnswer } from './answer/serviceAnswer';
+import { failureFromError } from './answer/noAnswer';
+import type { RawResponse } from './answer/response';
 
 /** How long the test waits for an answer. */
 const PROBE_TIMEOUT_MS = 10_000;
@@ -47,9 +47,9 @@ export async function probeWebhook(
 			timeout: PROBE_TIMEOUT_MS,
 		})) as LegacyResponse;
 	} catch (error) {
-		const { kind, message, description } = failureFromError(error, info);
+		const { input, message, description } = failureFromError(error, info);
 		// n8n's own refusal (SSRF protection …) says in its description what the admin can do.
-		const fix = kind === 'input' && description ? `. ${description}` : '';
+		const fix = input && description ? `. ${description}` : '';
 		return { status: 'Error', message: `${message}${fix}` };
 	}
 	const { statusCode } = response;

@@ -1,42 +1,26 @@
 /**
- * The node's execution: the settings read once (options, the credential's target), then the items
+ * The node's execution: the settings read once (settings.ts), then the items
  * as Options → Sending says (sending.ts), each through triggerItem.ts, and every failure as a
  * per-item answer, in item order.
  */
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE } from '../../credentials/common/credentialType';
-import { describeSecretProblem } from '../../credentials/common/signature';
-import type { WebhookTarget } from '../../credentials/common/webhookUrl';
-import { parseWebhookUrl } from '../../credentials/common/webhookUrl';
 import type { PassEnd } from './acceptedItems';
 import { acceptedItems } from './acceptedItems';
-import { Deadlines } from './deadline';
-import type { Execution, Target } from './execution';
-import { TriggerError, badInput } from './failure';
-import { failuresHint, previewHint } from './hints';
-import { errorItem, toNodeError, withRetryNote } from './nodeError';
-import { readOptions } from './options';
-import type { SendItem, Sending } from './sending';
-import { sendAdaptively, sendInBatches } from './sending';
+import { Deadlines } from './request/deadline';
+import { TriggerError } from './answer/failure';
+import {
+	errorItem,
+	failuresHint,
+	previewHint,
+	toNodeError,
+	withRetryNote,
+} from './answer/nodeError';
+import type { Execution } from './request/settings';
+import { readOptions, readTarget } from './request/settings';
+import type { SendItem, Sending } from './sending/sending';
+import { sendAdaptively, sendInBatches } from './sending/sending';
 import { triggerItem } from './triggerItem';
-
-/** The credential's target, fetched and checked once per execution. */
-async function readTarget(ctx: IExecuteFunctions): Promise<Target> {
-	const data = await ctx.getCredentials(CREDENTIAL_TYPE);
-	const { id, name } = ctx.getNode().credentials?.[CREDENTIAL_TYPE] ?? { id: null, name: '' };
-	let target: WebhookTarget;
-	try {
-		target = parseWebhookUrl(data.webhookUrl);
-	} catch (error) {
-		throw badInput((error as Error).message);
-	}
-	// The credential refuses such a secret too, but n8n 1.x wraps what `authenticate` throws in an
-	// error without its cause, and the refusal would read as a network failure there.
-	const secretProblem = describeSecretProblem(data.signingSecret);
-	if (secretProblem) throw badInput(secretProblem);
-	return { ...target, credential: { id: id ?? '', name, type: CREDENTIAL_TYPE, data } };
-}
 
 export async function triggerAutomations(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();

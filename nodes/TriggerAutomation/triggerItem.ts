@@ -6,15 +6,14 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { sendAttempt } from './attempt';
-import type { Execution } from './execution';
-import type { Failure } from './failure';
-import { TriggerError } from './failure';
-import { toNodeError } from './nodeError';
-import type { Pace } from './pace';
-import { previewItem } from './preview';
-import { bodyForItem } from './requestBody';
-import { outputJson } from './response';
+import { sendAttempt } from './request/attempt';
+import type { Execution } from './request/settings';
+import type { Failure } from './answer/failure';
+import { TriggerError } from './answer/failure';
+import type { Pace } from './sending/pace';
+import { previewItem } from './request/preview';
+import { bodyForItem } from './request/requestBody';
+import { outputJson } from './answer/response';
 
 // A longer Retry-After is not waited for: the item fails with the 429 and says when to retry.
 const MAX_RETRY_WAIT_MS = 60_000;
@@ -30,18 +29,14 @@ export async function triggerItem(
 	pace: Pace,
 ): Promise<IDataObject> {
 	const { ctx, target, options } = execution;
-	// Nothing is sent for an item the node refuses or for a preview: its turn passes on at once.
-	let body: Buffer;
+	let body: Buffer | undefined;
 	try {
 		body = bodyForItem(ctx, execution.items[itemIndex], itemIndex);
-	} catch (error) {
-		pace.settled();
-		throw toNodeError(ctx, error, itemIndex);
+	} finally {
+		// Nothing is sent for an item the node refuses or for a preview: its turn passes on at once.
+		if (body === undefined || options.preview) pace.settled();
 	}
-	if (options.preview) {
-		pace.settled();
-		return previewItem(execution, body);
-	}
+	if (options.preview) return previewItem(execution, body);
 	const stop = ctx.getExecutionCancelSignal();
 	for (let retry = 0; ; retry++) {
 		const sentAt = Date.now();

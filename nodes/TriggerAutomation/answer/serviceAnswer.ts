@@ -4,11 +4,11 @@
  * what to do first, then why (the clocks, what the service said). Only a 5xx may have created a
  * run: any other answer says the service did not accept the request.
  */
-import { SIGNATURE_TOLERANCE_MS } from '../../credentials/common/signature';
-import { isPlainObject } from '../../credentials/common/plainObject';
-import { LABELS, SENDING_MODES, inContext, inOptions } from './description';
-import { editorText } from './editorText';
+import { SIGNATURE_TOLERANCE_MS } from '../../../credentials/common/signature';
+import { isPlainObject } from '../../../credentials/common/plainObject';
+import { LABELS, SENDING_MODES, inContext, inOptions } from '../description';
 import type { Failure, RequestInfo } from './failure';
+import { editorText } from './failure';
 import type { RawResponse } from './response';
 import { headerValue } from './response';
 
@@ -103,7 +103,6 @@ export function failureFromAnswer(
 	const status = response.statusCode;
 	if (status >= 200 && status < 300) return undefined;
 	const refused = {
-		kind: 'http',
 		httpCode: String(status),
 		mayHaveRun: false,
 		resend: false,

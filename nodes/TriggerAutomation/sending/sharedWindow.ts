@@ -22,7 +22,7 @@
 import { sleep } from 'n8n-workflow';
 
 import { CongestionWindow } from './congestionWindow';
-import type { Failure } from './failure';
+import type { Failure } from '../answer/failure';
 import type { Pace } from './pace';
 
 /**

@@ -5,13 +5,13 @@
  */
 import type { IHttpRequestOptions } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE } from '../../credentials/common/credentialType';
-import { SIGNATURE_HEADER, readSignatureHeader } from '../../credentials/common/signature';
-import { failureFromAnswer } from './serviceAnswer';
-import type { Execution } from './execution';
-import type { Failure, RequestInfo } from './failure';
-import { failureFromError, timeoutFailure } from './noAnswer';
-import type { RawResponse } from './response';
+import { CREDENTIAL_TYPE } from '../../../credentials/common/credentialType';
+import { SIGNATURE_HEADER, readSignatureHeader } from '../../../credentials/common/signature';
+import { failureFromAnswer } from '../answer/serviceAnswer';
+import type { Execution } from './settings';
+import type { Failure, RequestInfo } from '../answer/failure';
+import { failureFromError, timeoutFailure } from '../answer/noAnswer';
+import type { RawResponse } from '../answer/response';
 
 export type Attempt =
 	| { accepted: RawResponse; signedAt: number | undefined }

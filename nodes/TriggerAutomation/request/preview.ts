@@ -12,13 +12,13 @@ import {
 	SIGNATURE_HEADER,
 	SIGNATURE_SCHEME,
 	readSignatureHeader,
-} from '../../credentials/common/signature';
-import { signRequest } from '../../credentials/common/signRequest';
+} from '../../../credentials/common/signature';
+import { signRequest } from '../../../credentials/common/signRequest';
 import { buildRequest, requestInfo } from './attempt';
-import type { Execution } from './execution';
-import type { Failure } from './failure';
-import { TriggerError } from './failure';
-import { failureFromError } from './noAnswer';
+import type { Execution } from './settings';
+import type { Failure } from '../answer/failure';
+import { TriggerError } from '../answer/failure';
+import { failureFromError } from '../answer/noAnswer';
 
 /** Hex digits of `v1` kept at each end. */
 const SHOWN_DIGITS = 4;

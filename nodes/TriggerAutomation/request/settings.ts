@@ -1,14 +1,25 @@
 /**
- * Options → the settings the node runs with, for the whole execution (read at the first item, as
- * the HTTP Request node does). A value that is not a number in range fails the node's items with a
- * message naming the option, rather than silently sending nothing or waiting without end.
+ * What every item of one execution shares, read once: Options (at the first item, as the HTTP
+ * Request node does) and the credential's target. A value that is not a number in range fails the
+ * node's items with a message naming the option, rather than silently sending nothing or waiting
+ * without end.
  */
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type {
+	ICredentialsDecrypted,
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+} from 'n8n-workflow';
 
+import { CREDENTIAL_TYPE } from '../../../credentials/common/credentialType';
+import { describeSecretProblem } from '../../../credentials/common/signature';
+import type { WebhookTarget } from '../../../credentials/common/webhookUrl';
+import { parseWebhookUrl } from '../../../credentials/common/webhookUrl';
+import type { Deadlines } from './deadline';
 import { MAX_TIMER_MS } from './deadline';
-import type { SendingMode } from './description';
-import { DEFAULTS, LABELS, SENDING_MODES, inOptions } from './description';
-import { badInput } from './failure';
+import type { SendingMode } from '../description';
+import { DEFAULTS, LABELS, SENDING_MODES, inOptions } from '../description';
+import { badInput } from '../answer/failure';
 
 export interface NodeOptions {
 	/** One at a Time is sent as batches of one. */
@@ -87,4 +98,35 @@ export function readOptions(ctx: IExecuteFunctions, itemCount: number): NodeOpti
 		retries: whole(options.retries, DEFAULTS.retries, LABELS.retries, 0, 10),
 		preview: options.previewOnly === true,
 	};
+}
+
+/** Where the node sends, and the credential it signs with (fetched once per execution). */
+export interface Target extends WebhookTarget {
+	credential: ICredentialsDecrypted;
+}
+
+/** One execution of the node: n8n's context, the input items, the target, options and deadlines. */
+export interface Execution {
+	ctx: IExecuteFunctions;
+	items: INodeExecutionData[];
+	target: Target;
+	options: NodeOptions;
+	deadlines: Deadlines;
+}
+
+/** The credential's target, fetched and checked once per execution. */
+export async function readTarget(ctx: IExecuteFunctions): Promise<Target> {
+	const data = await ctx.getCredentials(CREDENTIAL_TYPE);
+	const { id, name } = ctx.getNode().credentials?.[CREDENTIAL_TYPE] ?? { id: null, name: '' };
+	let target: WebhookTarget;
+	try {
+		target = parseWebhookUrl(data.webhookUrl);
+	} catch (error) {
+		throw badInput((error as Error).message);
+	}
+	// The credential refuses such a secret too, but n8n 1.x wraps what `authenticate` throws in an
+	// error without its cause, and the refusal would read as a network failure there.
+	const secretProblem = describeSecretProblem(data.signingSecret);
+	if (secretProblem) throw badInput(secretProblem);
+	return { ...target, credential: { id: id ?? '', name, type: CREDENTIAL_TYPE, data } };
 }

@@ -6,7 +6,7 @@
  */
 import { sleep } from 'n8n-workflow';
 
-import type { Failure } from './failure';
+import type { Failure } from '../answer/failure';
 
 export interface Pace {
 	/**

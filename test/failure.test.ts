@@ -2,18 +2,21 @@ import type { IDataObject } from 'n8n-workflow';
 import { UserError } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import { editorText } from '../nodes/TriggerAutomation/editorText';
-import type { Failure, RequestInfo } from '../nodes/TriggerAutomation/failure';
-import { TriggerError } from '../nodes/TriggerAutomation/failure';
-import { TLS_CODES, failureFromError, timeoutFailure } from '../nodes/TriggerAutomation/noAnswer';
-import { describe as describeFailure } from '../nodes/TriggerAutomation/nodeError';
+import { editorText, TriggerError } from '../nodes/TriggerAutomation/answer/failure';
+import type { Failure, RequestInfo } from '../nodes/TriggerAutomation/answer/failure';
+import {
+	TLS_CODES,
+	failureFromError,
+	timeoutFailure,
+} from '../nodes/TriggerAutomation/answer/noAnswer';
+import { describe as describeFailure } from '../nodes/TriggerAutomation/answer/nodeError';
 import {
 	contextFromFields,
 	contextFromJson,
 	messageText,
 	serializeBody,
-} from '../nodes/TriggerAutomation/requestBody';
-import { failureFromAnswer } from '../nodes/TriggerAutomation/serviceAnswer';
+} from '../nodes/TriggerAutomation/request/requestBody';
+import { failureFromAnswer } from '../nodes/TriggerAutomation/answer/serviceAnswer';
 import { editorHtml, editorShows } from './support/editorRendering';
 import { CASES } from './support/faultMatrix';
 

@@ -1,13 +1,20 @@
 /**
- * What went wrong → n8n's own error classes, with the item index, and the item Continue On Fail
- * puts out. The one place the node makes n8n errors: bad input becomes a NodeOperationError, a
- * request without an accepted answer a NodeApiError.
+ * What went wrong → what n8n shows: its own error classes, with the item index; the item Continue
+ * On Fail puts out; the execution hints above the output. The one place the node makes n8n errors:
+ * bad input becomes a NodeOperationError, a request without an accepted answer a NodeApiError.
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	JsonObject,
+	NodeExecutionHint,
+} from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { LABELS, inOptions } from '../description';
 import type { Failure } from './failure';
-import { MAY_HAVE_RUN, TriggerError } from './failure';
+import { MAY_HAVE_RUN, TriggerError, fromN8n } from './failure';
 
 /**
  * The description a user reads. When a run may exist, checking the run history comes first: it is
@@ -24,15 +31,14 @@ export function toNodeError(
 	itemIndex: number,
 ): NodeApiError | NodeOperationError {
 	if (error instanceof TriggerError) {
-		const { kind, message, httpCode } = error.failure;
+		const { input, message, httpCode } = error.failure;
 		const options = { message, description: describe(error.failure), itemIndex };
-		const nodeError =
-			kind === 'input'
-				? new NodeOperationError(ctx.getNode(), message, options)
-				: new NodeApiError(ctx.getNode(), { message, httpCode: httpCode ?? null } as JsonObject, {
-						...options,
-						httpCode,
-					});
+		const nodeError = input
+			? new NodeOperationError(ctx.getNode(), message, options)
+			: new NodeApiError(ctx.getNode(), { message, httpCode: httpCode ?? null } as JsonObject, {
+					...options,
+					httpCode,
+				});
 		// Both classes swap a message that mentions a network error code (ENOTFOUND …) for a
 		// generic one, some advising an immediate retry; ours says what happened to the run.
 		nodeError.message = message;
@@ -42,13 +48,7 @@ export function toNodeError(
 		error.context.itemIndex ??= itemIndex;
 		return error;
 	}
-	// Expression errors and the like come from n8n itself and already say what is wrong.
-	const message = error instanceof Error ? error.message : String(error);
-	const description = (error as { description?: unknown } | undefined)?.description;
-	return new NodeOperationError(ctx.getNode(), message, {
-		description: typeof description === 'string' ? description : undefined,
-		itemIndex,
-	});
+	return toNodeError(ctx, fromN8n(error), itemIndex);
 }
 
 /**
@@ -87,4 +87,29 @@ export function withRetryNote<E extends NodeApiError | NodeOperationError>(
 	}
 	if (note) nodeError.description = [nodeError.description, note].filter(Boolean).join(' ');
 	return nodeError;
+}
+
+/**
+ * Execution hints, shown above the node's output after a run: a preview sent nothing; under
+ * Continue On Fail, how many items failed and what to do about them.
+ */
+export function previewHint(): NodeExecutionHint {
+	return {
+		type: 'warning',
+		location: 'outputPane',
+		message: `Preview only: nothing was sent and no run was created. Turn off ${inOptions(LABELS.preview)} to start runs.`,
+	};
+}
+
+/** `failed` items of `total` failed; `mayHaveRun` of them may have created a run. */
+export function failuresHint(failed: number, mayHaveRun: number, total: number): NodeExecutionHint {
+	const items = `${failed} of ${total} item${total === 1 ? '' : 's'}`;
+	const message =
+		mayHaveRun === 0
+			? `${items} failed and created no run: fix what their errors say, then run them again.`
+			: `${items} failed; ${mayHaveRun} of them may have created a run: check the automation's run history before running ${mayHaveRun === 1 ? 'it' : 'those'} again. ` +
+				(mayHaveRun < failed
+					? 'The others created no run: fix what their errors say, then run them again.'
+					: '');
+	return { type: 'warning', location: 'outputPane', message: message.trim() };
 }

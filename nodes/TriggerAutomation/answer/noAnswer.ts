@@ -4,11 +4,10 @@
  * n8n's own refusal, its message and description. What fails before the request is written
  * (refused, DNS, TLS) created no run; what fails after may have.
  */
-import { CredentialRefusal } from '../../credentials/common/credentialRefusal';
-import { LABELS, inOptions } from './description';
-import { editorText } from './editorText';
+import { CredentialRefusal } from '../../../credentials/common/credentialRefusal';
+import { LABELS, inOptions } from '../description';
 import type { Failure, RequestInfo } from './failure';
-import { NOTHING_SENT } from './failure';
+import { NOTHING_SENT, editorText } from './failure';
 
 export const TLS_CODES = new Set([
 	'DEPTH_ZERO_SELF_SIGNED_CERT',
@@ -50,7 +49,6 @@ function isN8nRefusal(error: object): error is { message: string; description?: 
 /** No complete answer within Options → Timeout (headers and body). */
 export function timeoutFailure(request: RequestInfo): Failure {
 	return {
-		kind: 'network',
 		mayHaveRun: true,
 		resend: false,
 		pushBack: {},
@@ -61,26 +59,26 @@ export function timeoutFailure(request: RequestInfo): Failure {
 
 /** Nothing reached the service. */
 function notSent(message: string, description: string): Failure {
-	return { kind: 'network', mayHaveRun: false, resend: false, message, description };
+	return { mayHaveRun: false, resend: false, message, description };
 }
 
 /** The request may have been written before the connection failed. */
 function mayHaveRun(message: string): Failure {
-	return { kind: 'network', mayHaveRun: true, resend: false, message };
+	return { mayHaveRun: true, resend: false, message };
 }
 
 /** A thrown error (before or instead of an answer) → Failure. */
 export function failureFromError(error: unknown, request: RequestInfo): Failure {
 	// The credential refused to sign (its message says why); nothing was sent.
 	const refused = findInChain(error, (e) => (e instanceof CredentialRefusal ? e : undefined));
-	if (refused) return { kind: 'input', mayHaveRun: false, resend: false, message: refused.message };
+	if (refused) return { input: true, mayHaveRun: false, resend: false, message: refused.message };
 	const n8nRefusal = findInChain(error, (e) => (isN8nRefusal(e) ? e : undefined));
 	if (n8nRefusal) {
 		const { message, description } = n8nRefusal;
 		// n8n's own words, passed on: as plain text, like anything else this node did not write.
 		const fix = typeof description === 'string' ? editorText(description) : '';
 		return {
-			kind: 'input',
+			input: true,
 			mayHaveRun: false,
 			resend: false,
 			message,
