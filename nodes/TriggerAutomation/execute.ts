@@ -7,7 +7,6 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import type { PassEnd } from './acceptedItems';
 import { acceptedItems } from './acceptedItems';
-import { Deadlines } from './request/deadline';
 import { TriggerError } from './answer/failure';
 import {
 	errorItem,
@@ -42,11 +41,11 @@ export async function triggerAutomations(this: IExecuteFunctions): Promise<INode
 		if (error instanceof TriggerError && error.failure.mayHaveRun) failed.mayHaveRun++;
 	};
 
-	let settings: Omit<Execution, 'deadlines'>;
+	let execution: Execution;
 	try {
 		const options = readOptions(this, items.length);
 		const target = await readTarget(this);
-		settings = { ctx: this, items, target, options };
+		execution = { ctx: this, items, target, options };
 	} catch (error) {
 		// A problem of the node's settings: every item gets it, nothing is sent.
 		items.forEach((_, itemIndex) => fail(error, itemIndex));
@@ -54,9 +53,9 @@ export async function triggerAutomations(this: IExecuteFunctions): Promise<INode
 	}
 
 	// A preview sends nothing: it neither passes on nor records what the service accepted.
-	const accepted = settings.options.preview ? undefined : acceptedItems(this, settings.target.url);
-	// Disposed in the `finally` below: nothing that can throw comes in between.
-	const execution: Execution = { ...settings, deadlines: new Deadlines(this) };
+	const accepted = execution.options.preview
+		? undefined
+		: acceptedItems(this, execution.target.url);
 	const send: SendItem = async (itemIndex, pace) => {
 		try {
 			const earlier = accepted?.earlier(itemIndex);
@@ -102,7 +101,6 @@ export async function triggerAutomations(this: IExecuteFunctions): Promise<INode
 		}
 		end = results[0]?.json.error !== undefined ? 'error items' : 'passed';
 	} finally {
-		execution.deadlines.dispose();
 		accepted?.finish(end);
 	}
 	return answer(execution.options.preview);

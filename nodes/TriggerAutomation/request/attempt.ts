@@ -8,6 +8,7 @@ import type { IHttpRequestOptions } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../../../credentials/common/credentialType';
 import { SIGNATURE_HEADER, readSignatureHeader } from '../../../credentials/common/signature';
 import { failureFromAnswer } from '../answer/serviceAnswer';
+import { deadline } from './deadline';
 import type { Execution } from './settings';
 import type { Failure, RequestInfo } from '../answer/failure';
 import { failureFromError, timeoutFailure } from '../answer/noAnswer';
@@ -52,7 +53,7 @@ export function buildRequest(execution: Execution, body: Buffer): IHttpRequestOp
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 		// No `timeout`: the deadline covers connecting, headers and body alike, where the HTTP
-		// client's would add two more timers per request and stop only idle waits.
+		// client's would stop only idle waits (deadline.ts).
 		skipSslCertificateValidation: execution.options.ignoreSsl,
 	};
 }
@@ -61,10 +62,10 @@ export async function sendAttempt(execution: Execution, body: Buffer): Promise<A
 	const { ctx, target, options } = execution;
 	const info = requestInfo(execution, body);
 	const request = buildRequest(execution, body);
-	const deadline = execution.deadlines.forRequest(options.timeoutMs);
+	const { ctx: requestCtx, timer } = deadline(ctx, options.timeoutMs);
 	try {
 		const raw = (await ctx.helpers.httpRequestWithAuthentication.call(
-			deadline.ctx,
+			requestCtx,
 			CREDENTIAL_TYPE,
 			request,
 			// Already fetched for the URL: spares n8n fetching it again for every request.
@@ -81,9 +82,7 @@ export async function sendAttempt(execution: Execution, body: Buffer): Promise<A
 		return failure ? { failure } : { accepted: answer, signedAt: signatureTimestamp };
 	} catch (error) {
 		const stopped = ctx.getExecutionCancelSignal()?.aborted === true;
-		const timedOut = deadline.signal.aborted && !stopped;
+		const timedOut = timer.aborted && !stopped;
 		return { failure: timedOut ? timeoutFailure(info) : failureFromError(error, info) };
-	} finally {
-		deadline.release();
 	}
 }

@@ -15,11 +15,12 @@ import { CREDENTIAL_TYPE } from '../../../credentials/common/credentialType';
 import { describeSecretProblem } from '../../../credentials/common/signature';
 import type { WebhookTarget } from '../../../credentials/common/webhookUrl';
 import { parseWebhookUrl } from '../../../credentials/common/webhookUrl';
-import type { Deadlines } from './deadline';
-import { MAX_TIMER_MS } from './deadline';
 import type { SendingMode } from '../description';
 import { DEFAULTS, LABELS, SENDING_MODES, inOptions } from '../description';
 import { badInput } from '../answer/failure';
+
+/** The longest a timer can wait: a longer delay would fire at once. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export interface NodeOptions {
 	/** One at a Time is sent as batches of one. */
@@ -105,13 +106,12 @@ export interface Target extends WebhookTarget {
 	credential: ICredentialsDecrypted;
 }
 
-/** One execution of the node: n8n's context, the input items, the target, options and deadlines. */
+/** One execution of the node: n8n's context, the input items, the target and the options. */
 export interface Execution {
 	ctx: IExecuteFunctions;
 	items: INodeExecutionData[];
 	target: Target;
 	options: NodeOptions;
-	deadlines: Deadlines;
 }
 
 /** The credential's target, fetched and checked once per execution. */
