@@ -1,7 +1,7 @@
 /**
- * The node's execution: the settings read once (settings.ts), then the items
- * as Options → Sending says (sending.ts), each through triggerItem.ts, and every failure as a
- * per-item answer, in item order.
+ * The node's execution: the settings read once (request/settings.ts), then the items as Options →
+ * Sending says (sending/), each through triggerItem.ts, and every failure made into n8n's error
+ * here, once, as a per-item answer in item order.
  */
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
