@@ -1,8 +1,9 @@
 /**
  * The package as a user meets it in n8n's editor, in headless Chromium: found in the nodes panel,
  * offered as an AI Agent tool, its fields, its credential dialog, its runs from the Execute button
- * with the hints above their output and the preview's mark on the canvas, and its credential in
- * n8n's HTTP Request node. Screenshots go to test-results/e2e-screenshots.
+ * with the hints above their output and the preview's mark on the canvas, its error view and n8n's
+ * Retry of the failed execution from the workflow's Executions list, and its credential in n8n's
+ * HTTP Request node. Screenshots go to test-results/e2e-screenshots.
  */
 import type { Locator } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -18,11 +19,14 @@ import {
 	openNode,
 	closeNode,
 	openNodesPanel,
+	openExecutions,
 	openWorkflow,
 	predefinedCredentialType,
+	retryExecution,
 	searchNodesPanel,
 	signIn,
 } from './support/editor';
+import { Rest } from './support/rest';
 import { ScriptedChatModel } from './support/scriptedModel';
 import { httpRequestWorkflow, itemsWorkflow } from './support/workflows';
 import type { WorkflowFile } from '../dev/exampleFiles';
@@ -36,7 +40,14 @@ import {
 import { PREVIEW_SUBTITLE } from '../nodes/TriggerAutomation/description';
 import { failuresHint, previewHint } from '../nodes/TriggerAutomation/answer/nodeError';
 import type { Responder } from '../test/support/receiver';
-import { Receiver, acceptWithJson, answerBusy, bodyJson } from '../test/support/receiver';
+import {
+	Receiver,
+	acceptWithJson,
+	answer,
+	answerBusy,
+	bodyJson,
+	specViolations,
+} from '../test/support/receiver';
 
 const ID = 'editor-automation';
 const SECRET = 'e2e_editor_secret_8c2d4e';
@@ -47,6 +58,7 @@ const AGENT = workflowId('ai-agent-tool.json');
 const HTTP = workflowId('httpRequestNode');
 const PREVIEW = workflowId('previewOnly');
 const SOME_FAIL = workflowId('someItemsFail');
+const RETRY = workflowId('retryInEditor');
 
 /** What the scripted chat model asks the tool to do: the agent's $fromAI values. */
 const AGENT_CALL = FROM_AI_SAMPLES;
@@ -84,6 +96,30 @@ const someItemsFail = itemsWorkflow({
 	options: { retries: 0 },
 });
 
+/** 500 to the first request for `failing`, 202 with a run id named after its message to any other. */
+function failsOnceFor(failing: string): Responder {
+	let failed = false;
+	return (request, res) => {
+		const { message } = bodyJson(request).data;
+		if (message === failing && !failed) {
+			failed = true;
+			return answer(res, 500, 'busy');
+		}
+		answer(res, 202, JSON.stringify({ runId: `run-${message}` }), {
+			'Content-Type': 'application/json',
+		});
+	};
+}
+const RETRY_CREDENTIAL = { id: 'e2eRetryEditCred', name: 'Webhook failing once for Retry-1' };
+
+/** At the node's defaults (On Error: stop the workflow): the 500 for Retry-1 fails the execution. */
+const retryInEditor = itemsWorkflow({
+	id: RETRY,
+	name: 'Three items, one refused once',
+	items: ['Retry-0', 'Retry-1', 'Retry-2'].map((message, position) => ({ message, position })),
+	credential: RETRY_CREDENTIAL,
+});
+
 /** The output panel's top: its header, the hint, the item count below it. */
 const hintArea = (output: Locator, hint: Locator) => [
 	output.getByTestId('run-data-pane-header'),
@@ -116,13 +152,16 @@ for (const app of Object.values(APPS)) {
 		const simulator = new AutomationServiceSimulator({ automations: [{ id: ID, secret: SECRET }] });
 		const model = new ScriptedChatModel(AGENT_CALL);
 		const byMessage = new Receiver({ respond: busyForBusy });
+		const failingOnce = new Receiver({ respond: failsOnceFor('Retry-1') });
 		let n8n: N8nInstance;
+		let rest: Rest;
 		let editor: Editor;
 
 		beforeAll(async () => {
 			await simulator.start();
 			await model.start();
 			await byMessage.start();
+			await failingOnce.start();
 			n8n = new N8nInstance(app);
 			n8n.installPackage();
 			const data = { webhookUrl: simulator.webhookUrl(ID), signingSecret: SECRET };
@@ -139,6 +178,11 @@ for (const app of Object.values(APPS)) {
 					type: CREDENTIAL_TYPE,
 					data: { webhookUrl: byMessage.webhookUrl(ID), signingSecret: SECRET },
 				},
+				{
+					...RETRY_CREDENTIAL,
+					type: CREDENTIAL_TYPE,
+					data: { webhookUrl: failingOnce.webhookUrl(ID), signingSecret: SECRET },
+				},
 			]);
 			const order = examples.find(({ file }) => file === 'order-to-automation.json')!.workflow;
 			await n8n.import('workflow', [
@@ -149,9 +193,10 @@ for (const app of Object.values(APPS)) {
 				http,
 				withPreviewOnly(order, PREVIEW),
 				someItemsFail,
+				retryInEditor,
 			]);
 			await n8n.start();
-			await setUpOwner(n8n);
+			rest = new Rest(n8n, await setUpOwner(n8n));
 			editor = await openEditor(n8n);
 			// Leaving a workflow with unsaved edits asks; the tests leave without saving.
 			editor.page.on('dialog', (dialog) => void dialog.accept());
@@ -171,6 +216,7 @@ for (const app of Object.values(APPS)) {
 			await simulator.stop();
 			await model.stop();
 			await byMessage.stop();
+			await failingOnce.stop();
 			n8n?.dispose();
 		});
 
@@ -360,6 +406,54 @@ for (const app of Object.values(APPS)) {
 				['Busy', 503],
 			]);
 			await closeNode(page);
+		});
+
+		it("n8n's Retry from the Executions list after a failed run: the error view says what the Retry will do, and the Retry sends only the item that was not accepted", async () => {
+			const { page } = editor;
+			await openWorkflow(page, n8n, RETRY);
+			await page.getByTestId('execute-workflow-button').first().click();
+			await openNode(page, 'Trigger Automation');
+			const description = page
+				.getByTestId('output-panel')
+				.getByTestId('node-error-description')
+				.filter({
+					hasText: "n8n's Retry of this execution passes them on without sending them again",
+				});
+			await description.waitFor();
+			expect(await description.innerText()).toContain(
+				"2 of 3 items were accepted: n8n's Retry of this execution passes them on without sending them again, and sends only the others, this one included.",
+			);
+			await editor.screenshot('retry-error-view');
+			await closeNode(page);
+			const failed = await rest.endedExecution(RETRY, []);
+			expect(failed.status).toBe('error');
+
+			await openExecutions(page);
+			await retryExecution(page, failed.id);
+			await page.getByText('Retry successful', { exact: true }).first().waitFor();
+			const retried = await rest.endedExecution(RETRY, [failed.id]);
+			expect(retried).toMatchObject({ status: 'success', retryOf: failed.id });
+			// The retry, selected in the list: its preview says it succeeded.
+			await page.getByTestId(`execution-details-${retried.id}`).getByRole('link').first().click();
+			await page
+				.getByTestId(`execution-preview-details-${retried.id}`)
+				.getByTestId('execution-preview-label')
+				.getByText('Succeeded', { exact: true })
+				.waitFor();
+			await page.waitForLoadState('networkidle');
+			await editor.screenshot('retry-from-executions-list');
+
+			// The Retry passed Retry-0 and Retry-2 on and sent only Retry-1 again.
+			const answered = failingOnce.requests.map((r) => [bodyJson(r).data.message, r.answer]);
+			expect(answered.sort()).toEqual([
+				['Retry-0', 202],
+				['Retry-1', 202],
+				['Retry-1', 500],
+				['Retry-2', 202],
+			]);
+			for (const request of failingOnce.requests) {
+				expect(specViolations(request, SECRET, `/webhooks/cloud/${ID}`)).toEqual([]);
+			}
 		});
 
 		it('Execute workflow on the schedule example: the Schedule Trigger fires once and starts one run', async () => {

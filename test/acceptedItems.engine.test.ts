@@ -386,6 +386,8 @@ describe("n8n's Retry of a failed execution: the accepted items are passed on, o
 		expect(error?.description).toContain(
 			"4 of 5 items were accepted: n8n's Retry of this execution passes them on without sending them again, and sends only the others, this one included.",
 		);
+		// What the service said ("busy") ends with a full stop before the note, not run into it.
+		expect(error?.description).toContain('The service said: busy. 4 of 5 items were accepted');
 	});
 
 	it('Retry On Fail exhausted (3 tries of the third item): the Retry gets its tries anew and sends only that item', async () => {

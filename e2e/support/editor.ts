@@ -151,6 +151,26 @@ export async function closeNode(page: Page): Promise<void> {
 	await page.getByTestId('ndv').waitFor({ state: 'hidden' });
 }
 
+/** The open workflow's Executions tab: the list of its executions beside the selected one. */
+export async function openExecutions(page: Page): Promise<void> {
+	await page.getByTestId('radio-button-executions').click();
+	await page.getByTestId('executions-sidebar').waitFor();
+}
+
+/**
+ * In the Executions tab, selects the execution in the list and uses the Retry button of its preview
+ * with the original workflow (n8n 1.x and 2.x label it alike).
+ */
+export async function retryExecution(page: Page, executionId: string): Promise<void> {
+	await page.getByTestId(`execution-details-${executionId}`).getByRole('link').first().click();
+	await page.waitForURL((url) => url.pathname.endsWith(`/executions/${executionId}`));
+	await page.getByTestId('execution-preview-retry-button').click();
+	await page
+		.getByRole('menuitem', { name: 'Retry with original workflow' })
+		.locator('visible=true')
+		.click();
+}
+
 /** Opens the nodes panel from a workflow's canvas, with its "+" button, as a user adds a node. */
 export async function openNodesPanel(page: Page, n8n: N8nInstance, workflowId: string) {
 	await openWorkflow(page, n8n, workflowId);

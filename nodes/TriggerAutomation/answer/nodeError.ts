@@ -85,7 +85,10 @@ export function withRetryNote<E extends NodeApiError | NodeOperationError>(
 	} else if (mayHaveRun) {
 		note = "n8n's Retry of this execution sends this item again.";
 	}
-	if (note) nodeError.description = [nodeError.description, note].filter(Boolean).join(' ');
+	if (!note) return nodeError;
+	// The description may end with what the service said, as it said it: a full stop sets it apart.
+	const said = nodeError.description?.replace(/([^.!?…])$/, '$1.');
+	nodeError.description = said ? `${said} ${note}` : note;
 	return nodeError;
 }
 
