@@ -13,11 +13,11 @@ function acceptPromptly(window: CongestionWindow, n: number, from = 0): number {
 }
 
 describe('the congestion window of Sending → Adaptive', () => {
-	it('starts at a few requests and grows by one per prompt answer until the first push-back', () => {
+	it('starts at a few requests and grows by two per prompt answer (tripling per round trip) until the first push-back', () => {
 		const window = new CongestionWindow();
 		expect(window.limit).toBe(INITIAL_WINDOW);
 		acceptPromptly(window, 10);
-		expect(window.limit).toBe(INITIAL_WINDOW + 10);
+		expect(window.limit).toBe(INITIAL_WINDOW + 20);
 	});
 
 	it('never exceeds the hard cap in flight', () => {
@@ -28,49 +28,49 @@ describe('the congestion window of Sending → Adaptive', () => {
 
 	it('halves on a push-back, then grows by about one per window of answers (additive increase)', () => {
 		const window = new CongestionWindow();
-		let now = acceptPromptly(window, 32 - INITIAL_WINDOW);
-		window.pushedBack(now, now + 10);
-		expect(window.limit).toBe(16);
-		now = acceptPromptly(window, 15, now + 20);
-		expect(window.limit).toBe(16);
+		const half = INITIAL_WINDOW / 2;
+		window.pushedBack(0, 10);
+		expect(window.limit).toBe(half);
+		let now = acceptPromptly(window, half - 1, 20);
+		expect(window.limit).toBe(half);
 		now = acceptPromptly(window, 2, now);
-		expect(window.limit).toBe(17);
-		acceptPromptly(window, 18, now);
-		expect(window.limit).toBe(18);
+		expect(window.limit).toBe(half + 1);
+		acceptPromptly(window, half + 2, now);
+		expect(window.limit).toBe(half + 2);
 	});
 
 	it('after a push-back with a Retry-After, starts again from one request and doubles back up to half the window', () => {
 		const window = new CongestionWindow();
-		let now = acceptPromptly(window, 32 - INITIAL_WINDOW);
-		window.pushedBack(now, now + 10, true);
+		const half = INITIAL_WINDOW / 2;
+		window.pushedBack(0, 10, true);
 		expect(window.limit).toBe(1);
 		// More 429s to requests sent before it tell of the old window: no further change.
-		window.pushedBack(now + 5, now + 20, true);
+		window.pushedBack(5, 20, true);
 		expect(window.limit).toBe(1);
-		// Slow start: one more per accepted answer, up to the threshold of 16 …
-		now = acceptPromptly(window, 15, now + 1_000);
-		expect(window.limit).toBe(16);
+		// Slow start again, one more per accepted answer (not two: other processes regrow too), up
+		// to the threshold of half the window …
+		const now = acceptPromptly(window, half - 1, 1_000);
+		expect(window.limit).toBe(half);
 		// … then about one per window of answers.
 		acceptPromptly(window, 8, now);
-		expect(window.limit).toBe(16);
+		expect(window.limit).toBe(half);
 	});
 
 	it('decreases once per round trip: push-backs of requests sent before the last decrease do not count again', () => {
 		const window = new CongestionWindow();
-		const now = acceptPromptly(window, 32 - INITIAL_WINDOW);
-		// 32 requests in flight, all sent before the first 429 came back: one halving, not 32.
-		for (let k = 0; k < 32; k++) window.pushedBack(now + k, now + 100 + k);
-		expect(window.limit).toBe(16);
+		// A window of requests in flight, all sent before the first 429 came back: one halving.
+		for (let k = 0; k < INITIAL_WINDOW; k++) window.pushedBack(k, 100 + k);
+		expect(window.limit).toBe(INITIAL_WINDOW / 2);
 		// A request sent after that decrease is news: halve again.
-		window.pushedBack(now + 200, now + 250);
-		expect(window.limit).toBe(8);
+		window.pushedBack(200, 250);
+		expect(window.limit).toBe(INITIAL_WINDOW / 4);
 	});
 
 	it('shrinks by a quarter per round trip while answers slow down (over twice the usual time plus 100 ms), never below 1, and grows again once the service is steadily slower', () => {
 		const window = new CongestionWindow();
 		let now = acceptPromptly(window, 8); // usual 10 ms
 		window.accepted(now, now + 500);
-		expect(window.limit).toBe(Math.floor((INITIAL_WINDOW + 8) * 0.75));
+		expect(window.limit).toBe(Math.floor((INITIAL_WINDOW + 16) * 0.75));
 		now += 1000;
 		const limits: number[] = [];
 		for (let k = 0; k < 60; k++) {
@@ -83,6 +83,6 @@ describe('the congestion window of Sending → Adaptive', () => {
 		const steady = new CongestionWindow();
 		steady.accepted(0, 10);
 		steady.accepted(20, 120);
-		expect(steady.limit).toBe(INITIAL_WINDOW + 2);
+		expect(steady.limit).toBe(INITIAL_WINDOW + 4);
 	});
 });

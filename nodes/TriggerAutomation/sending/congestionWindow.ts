@@ -1,7 +1,8 @@
 /**
  * How many requests Options → Sending → Adaptive keeps in flight, following the service the way
- * TCP's congestion window follows a network: it grows by one per accepted answer (doubling each
- * round trip) up to the first push-back, and by one per round trip after it (additive increase);
+ * TCP's congestion window follows a network: it grows by two per accepted answer (tripling each
+ * round trip) up to the first push-back, by one per accepted answer (doubling) back up to the
+ * threshold after one, and by one per round trip above it (additive increase);
  * it halves when the service pushes back (429, 503, connection refused, no answer in time) and
  * shrinks by a quarter when answers slow down (multiplicative decrease). Only one decrease per
  * round trip: answers to requests sent before the last decrease tell of the window before it.
@@ -14,12 +15,13 @@
  */
 export const MAX_IN_FLIGHT = 256;
 /**
- * Requests at once before the service has said anything. Growth doubles per round trip, so from TCP's
- * 10 (RFC 6928) a slow service would keep a burst of executions waiting several round trips; a
- * rate-limited service turns away the excess of 32 once, which costs those items one of their
- * Retries When Not Accepted (BENCHMARKS.md, At the defaults).
+ * Requests at once before the service has said anything. Until its first push-back the window
+ * triples per round trip, so that a burst of a few hundred items to a slow service (500 ms an
+ * answer) takes two round trips, not the four or five TCP's 10 (RFC 6928) and doubling would; a
+ * rate-limited service turns the excess away once, which costs those items one of their Retries
+ * When Not Accepted (BENCHMARKS.md, At the defaults).
  */
-export const INITIAL_WINDOW = 32;
+export const INITIAL_WINDOW = 64;
 // An answer is slow above twice the usual time plus this margin, so that the jitter of a fast
 // service (a few ms) is not taken for congestion.
 const SLOW_MARGIN_MS = 100;
@@ -49,7 +51,10 @@ export class CongestionWindow {
 			this.decrease(sentAt, now, 0.75);
 			return;
 		}
-		const step = this.size < this.threshold ? 1 : 1 / this.size;
+		// No decrease yet: nothing holds the window back but the cap. After one, other processes
+		// (queue-mode workers) that waited as long regrow at the same moment: one per answer.
+		const blind = this.threshold === MAX_IN_FLIGHT;
+		const step = this.size >= this.threshold ? 1 / this.size : blind ? 2 : 1;
 		this.size = Math.min(MAX_IN_FLIGHT, this.size + step);
 	}
 
