@@ -11,9 +11,9 @@ import type {
 } from 'n8n-workflow';
 
 import type { WebhookTarget } from '../../credentials/common/webhookUrl';
-import { failureFromAnswer } from './answer/serviceAnswer';
 import { failureFromError } from './answer/noAnswer';
 import type { RawResponse } from './answer/response';
+import { failureFromAnswer } from './answer/serviceAnswer';
 
 /** How long the test waits for an answer. */
 const PROBE_TIMEOUT_MS = 10_000;

@@ -6,14 +6,14 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { sendAttempt } from './request/attempt';
-import type { Execution } from './request/settings';
 import type { Failure } from './answer/failure';
 import { TriggerError } from './answer/failure';
-import type { Pace } from './sending/pace';
+import { outputJson } from './answer/response';
+import { sendAttempt } from './request/attempt';
 import { previewItem } from './request/preview';
 import { bodyForItem } from './request/requestBody';
-import { outputJson } from './answer/response';
+import type { Execution } from './request/settings';
+import type { Pace } from './sending/pace';
 
 // A longer Retry-After is not waited for: the item fails with the 429 and says when to retry.
 const MAX_RETRY_WAIT_MS = 60_000;

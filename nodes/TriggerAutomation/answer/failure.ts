@@ -19,7 +19,7 @@ export interface Failure {
 	 * `mayHaveRun`.
 	 */
 	description?: string;
-	/** The service's HTTP status, for `http`. */
+	/** The service's HTTP status, when it answered. */
 	httpCode?: string;
 	/** The request may have reached the service and created a run: it is never sent again. */
 	mayHaveRun: boolean;

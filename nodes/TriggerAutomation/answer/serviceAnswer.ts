@@ -4,8 +4,8 @@
  * what to do first, then why (the clocks, what the service said). Only a 5xx may have created a
  * run: any other answer says the service did not accept the request.
  */
-import { SIGNATURE_TOLERANCE_MS } from '../../../credentials/common/signature';
 import { isPlainObject } from '../../../credentials/common/plainObject';
+import { SIGNATURE_TOLERANCE_MS } from '../../../credentials/common/signature';
 import { LABELS, SENDING_MODES, inContext, inOptions } from '../description';
 import type { Failure, RequestInfo } from './failure';
 import { editorText } from './failure';

@@ -7,12 +7,12 @@ import type { IHttpRequestOptions } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../../../credentials/common/credentialType';
 import { SIGNATURE_HEADER, readSignatureHeader } from '../../../credentials/common/signature';
-import { failureFromAnswer } from '../answer/serviceAnswer';
-import { deadline } from './deadline';
-import type { Execution } from './settings';
 import type { Failure, RequestInfo } from '../answer/failure';
 import { failureFromError, timeoutFailure } from '../answer/noAnswer';
 import type { RawResponse } from '../answer/response';
+import { failureFromAnswer } from '../answer/serviceAnswer';
+import { deadline } from './deadline';
+import type { Execution } from './settings';
 
 export type Attempt =
 	| { accepted: RawResponse; signedAt: number | undefined }

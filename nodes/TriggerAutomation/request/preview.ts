@@ -8,17 +8,17 @@ import { createHash } from 'node:crypto';
 
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
+import { signRequest } from '../../../credentials/common/signRequest';
 import {
 	SIGNATURE_HEADER,
 	SIGNATURE_SCHEME,
 	readSignatureHeader,
 } from '../../../credentials/common/signature';
-import { signRequest } from '../../../credentials/common/signRequest';
-import { buildRequest, requestInfo } from './attempt';
-import type { Execution } from './settings';
 import type { Failure } from '../answer/failure';
 import { TriggerError } from '../answer/failure';
 import { failureFromError } from '../answer/noAnswer';
+import { buildRequest, requestInfo } from './attempt';
+import type { Execution } from './settings';
 
 /** Hex digits of `v1` kept at each end. */
 const SHOWN_DIGITS = 4;

@@ -13,9 +13,9 @@ import type {
 import { validateFieldType } from 'n8n-workflow';
 
 import { isPlainObject } from '../../../credentials/common/plainObject';
+import { badInput, fromN8n } from '../answer/failure';
 import type { ContextMode } from '../description';
 import { LABELS, inContext } from '../description';
-import { badInput, fromN8n } from '../answer/failure';
 
 /**
  * A parameter's value for an item, as n8n resolves it. An expression that gives an object

@@ -15,9 +15,9 @@ import { CREDENTIAL_TYPE } from '../../../credentials/common/credentialType';
 import { describeSecretProblem } from '../../../credentials/common/signature';
 import type { WebhookTarget } from '../../../credentials/common/webhookUrl';
 import { parseWebhookUrl } from '../../../credentials/common/webhookUrl';
+import { badInput } from '../answer/failure';
 import type { SendingMode } from '../description';
 import { DEFAULTS, LABELS, SENDING_MODES, inOptions } from '../description';
-import { badInput } from '../answer/failure';
 
 /** The longest a timer can wait: a longer delay would fire at once. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;

@@ -21,8 +21,8 @@
  */
 import { sleep } from 'n8n-workflow';
 
-import { CongestionWindow } from './congestionWindow';
 import type { Failure } from '../answer/failure';
+import { CongestionWindow } from './congestionWindow';
 import type { Pace } from './pace';
 
 /**
