@@ -59,7 +59,7 @@ describe('Sending → Adaptive (the default): as fast as the service accepts, ne
 
 	it('a service that slows down (10 ms, then 800 ms): fewer requests in flight once its answers slow', async () => {
 		const seen = service({ latencyMs: (k) => (k < 60 ? 10 : 800) });
-		const result = await run(DEFAULTS, items(260));
+		const result = await run(DEFAULTS, items(600));
 		expect(result.status).toBe('success');
 		// In flight when each slow request arrived: the first round trip of them …
 		const slow = seen.inFlightAtArrival.slice(60);
@@ -67,7 +67,7 @@ describe('Sending → Adaptive (the default): as fast as the service accepts, ne
 		// … and the last requests, several round trips later.
 		const later = Math.max(...slow.slice(-15));
 		expect(later).toBeLessThan(whenItSlowed * 0.75);
-		expect(count(seen.runs)).toEqual(Object.fromEntries(items(260).map((_, n) => [n, 1])));
+		expect(count(seen.runs)).toEqual(Object.fromEntries(items(600).map((_, n) => [n, 1])));
 	});
 
 	it('a 503 in the middle fails only its item as "may have run", which is never re-sent; the others get their runs', async () => {
