@@ -71,7 +71,6 @@ export function badInput(message: string, description?: string): TriggerError {
 
 /** n8n's own error (an expression error …): it already says what is wrong. */
 export function fromN8n(error: unknown): TriggerError {
-	if (error instanceof TriggerError) return error;
 	const message = error instanceof Error ? error.message : String(error);
 	const description = (error as { description?: unknown } | undefined)?.description;
 	return new TriggerError({
