@@ -75,6 +75,19 @@ describe('executions sending to one service share its window', () => {
 		expect(Math.max(...seen.inFlightAtArrival)).toBeLessThanOrEqual(MAX_IN_FLIGHT);
 	});
 
+	it('once the service has asked to wait, requests start no faster than it accepts them: after the first pause, few more 429s', async () => {
+		const seen = service({ latencyMs: () => 20, perSecond: 5 });
+		const runs = await burst(25, 2);
+		for (const run of runs) expect(statuses(run)).toEqual([202, 202]);
+		// The first burst meets the limit once (the window starts above it); paced after that,
+		// the service turns a request away only when the pace has quickened past its limit.
+		const firstPauseEnds = seen.tooManyAt[0] + 1000;
+		const later = seen.tooManyAt.filter((at) => at >= firstPauseEnds);
+		// Held to a window of requests in flight alone, the rest of the burst meets the limit after
+		// every pause: three times this bound.
+		expect(later.length).toBeLessThanOrEqual(6);
+	});
+
 	it('an execution of 1 item that starts while a big one waits on a rate limit runs before most of the big one', async () => {
 		// Twice the first window: the big execution's first requests are turned away, the rest wait.
 		const size = 2 * INITIAL_WINDOW;

@@ -39,6 +39,8 @@ export function limitedService(
 		tooMany: 0,
 		/** How often each message was turned away with 429. */
 		turnedAway: new Map<string, number>(),
+		/** When each 429 was answered (ms since the epoch). */
+		tooManyAt: [] as number[],
 		inFlightAtArrival: [] as number[],
 		/** When each run was created (ms since the epoch), by message. */
 		ranAt: new Map<string, number>(),
@@ -49,6 +51,7 @@ export function limitedService(
 		const busy = Date.now() - firstAt < busyMs;
 		if (busy || (bucket && !bucket.admit())) {
 			seen.tooMany++;
+			seen.tooManyAt.push(Date.now());
 			seen.turnedAway.set(message, (seen.turnedAway.get(message) ?? 0) + 1);
 			res.writeHead(429, { 'Retry-After': '1' }).end();
 			return;

@@ -12,7 +12,8 @@
  * Free slots go first to re-sends, the items turned away most often first (the one closest to
  * running out of Retries When Not Accepted), then round-robin between the executions (lanes) with a
  * new item waiting, so an execution of one item is not stuck behind one of 10,000. Waiting for a slot
- * costs no retry: only an attempt the service turned away does.
+ * costs no retry: only an attempt the service turned away does. Once the service has asked to wait,
+ * requests also start no faster than it accepted them (ratePacer.ts).
  *
  * The one exception: the first request after a pause goes to the re-send turned away least often.
  * It is the request most likely to be turned away again (another queue-mode worker that waited as
@@ -24,6 +25,7 @@ import { sleep } from 'n8n-workflow';
 import type { Failure } from '../answer/failure';
 import { CongestionWindow } from './congestionWindow';
 import type { Pace } from './pace';
+import { RatePacer } from './ratePacer';
 
 /**
  * A window no execution has used for this long is forgotten: after a minute without a request, a
@@ -33,12 +35,15 @@ export const IDLE_MS = 60_000;
 
 class ServiceWindow {
 	readonly window = new CongestionWindow();
+	readonly rate = new RatePacer();
 	inFlight = 0;
 	lanes = 0;
 	lastActive = Date.now();
 	private pausedUntil = 0;
 	/** The next request is the first after a pause. */
 	private probing = false;
+	/** The pause now running is one the service asked for, this long. */
+	private askedMs = 0;
 	/** Lanes with a new item waiting, in turn order. */
 	private readonly ready: ExecutionLane[] = [];
 	/** Items waiting to be sent again, most often turned away first, then in the order they came. */
@@ -54,6 +59,17 @@ class ServiceWindow {
 	pauseFor(ms: number): void {
 		this.pausedUntil = Math.max(this.pausedUntil, Date.now() + ms);
 		if (ms > 0) this.probing = true;
+	}
+
+	/** The service asked to wait `ms` (Retry-After). */
+	askedToWait(ms: number): void {
+		this.pauseFor(ms);
+		this.askedMs = Math.max(this.askedMs, ms);
+	}
+
+	/** An execution joins; if none was sending, the time without any is no rate the service set. */
+	join(): void {
+		if (this.lanes++ === 0 && this.inFlight === 0) this.rate.restart(Date.now());
 	}
 
 	enqueue(lane: ExecutionLane): void {
@@ -93,7 +109,12 @@ class ServiceWindow {
 			if (this.ready.length > 0 || this.resends.length > 0) this.wakeAt(this.pausedUntil - now);
 			return;
 		}
+		if (this.askedMs > 0) {
+			this.rate.resumed(now, this.askedMs);
+			this.askedMs = 0;
+		}
 		if (this.probing && this.inFlight < this.window.limit && this.resends.length > 0) {
+			if (!this.mayStart(now)) return;
 			this.probing = false;
 			// The first of those turned away least often: the queue is ordered by `times`, descending.
 			const fewest = this.resends[this.resends.length - 1].times;
@@ -102,16 +123,28 @@ class ServiceWindow {
 			lane.grant(wake);
 		}
 		while (this.inFlight < this.window.limit && this.resends.length > 0) {
+			if (!this.mayStart(now)) return;
 			const { lane, wake } = this.resends.shift()!;
 			lane.grant(wake);
 		}
 		while (this.inFlight < this.window.limit && this.ready.length > 0) {
-			const lane = this.ready.shift()!;
-			const wake = lane.nextWaiting();
-			if (!wake) continue;
-			lane.grant(wake);
+			const lane = this.ready[0];
+			if (!lane.waiting) {
+				this.ready.shift();
+				continue;
+			}
+			if (!this.mayStart(now)) return;
+			this.ready.shift();
+			lane.grantNext();
 			if (lane.waiting) this.ready.push(lane);
 		}
+	}
+
+	/** Whether the rate lets a request start now; if not, dispatches again when it does. */
+	private mayStart(now: number): boolean {
+		const ms = this.rate.waitMs(now);
+		if (ms > 0) this.wakeAt(ms);
+		return ms === 0;
 	}
 
 	private wakeAt(ms: number): void {
@@ -163,7 +196,7 @@ export class ExecutionLane implements Pace {
 		private readonly stop: AbortSignal | undefined,
 	) {
 		this.shared = windowFor(serviceUrl);
-		this.shared.lanes++;
+		this.shared.join();
 		stop?.addEventListener('abort', this.onStop, { once: true });
 	}
 
@@ -171,9 +204,9 @@ export class ExecutionLane implements Pace {
 		return this.queue.length > 0;
 	}
 
-	/** This lane's first new item waiting for a slot, taken out of the queue. */
-	nextWaiting(): (() => void) | undefined {
-		return this.queue.shift();
+	/** A slot for this lane's first new item waiting (there is one: `waiting`). */
+	grantNext(): void {
+		this.grant(this.queue.shift()!);
 	}
 
 	/** A slot of the window for one of this lane's items, which `wake` lets go. */
@@ -207,11 +240,13 @@ export class ExecutionLane implements Pace {
 		shared.lastActive = Date.now();
 		// An answer to a stopped execution's aborted request says nothing of the service.
 		if (sentAt !== undefined && !this.stop?.aborted) {
-			if (!failure) shared.window.accepted(sentAt, shared.lastActive);
-			else if (failure.pushBack) {
+			if (!failure) {
+				shared.window.accepted(sentAt, shared.lastActive);
+				shared.rate.acceptedOne();
+			} else if (failure.pushBack) {
 				const waitMs = failure.pushBack.afterMs ?? 0;
 				shared.window.pushedBack(sentAt, shared.lastActive, waitMs > 0);
-				if (waitMs > 0) shared.pauseFor(waitMs);
+				if (waitMs > 0) shared.askedToWait(waitMs);
 			}
 		}
 		shared.dispatch();
