@@ -51,20 +51,11 @@ class ServiceWindow {
 	/** Ends the pause's wake-up timer once no execution is left to wake. */
 	private timer: AbortController | undefined;
 
-	paused(now = Date.now()): boolean {
-		return now < this.pausedUntil;
-	}
-
-	/** No request starts for `ms`: the service asked for it, or an item waits before a re-send. */
-	pauseFor(ms: number): void {
+	/** No request starts for `ms`: the service `asked` for it, or an item waits before a re-send. */
+	pauseFor(ms: number, asked = false): void {
 		this.pausedUntil = Math.max(this.pausedUntil, Date.now() + ms);
 		if (ms > 0) this.probing = true;
-	}
-
-	/** The service asked to wait `ms` (Retry-After). */
-	askedToWait(ms: number): void {
-		this.pauseFor(ms);
-		this.askedMs = Math.max(this.askedMs, ms);
+		if (asked) this.askedMs = Math.max(this.askedMs, ms);
 	}
 
 	/** An execution joins; if none was sending, the time without any is no rate the service set. */
@@ -105,7 +96,7 @@ class ServiceWindow {
 	/** Gives free slots to waiting items: re-sends first, then new items lane after lane. */
 	dispatch(): void {
 		const now = Date.now();
-		if (this.paused(now)) {
+		if (now < this.pausedUntil) {
 			if (this.ready.length > 0 || this.resends.length > 0) this.wakeAt(this.pausedUntil - now);
 			return;
 		}
@@ -113,18 +104,14 @@ class ServiceWindow {
 			this.rate.resumed(now, this.askedMs);
 			this.askedMs = 0;
 		}
-		if (this.probing && this.inFlight < this.window.limit && this.resends.length > 0) {
-			if (!this.mayStart(now)) return;
-			this.probing = false;
-			// The first of those turned away least often: the queue is ordered by `times`, descending.
-			const fewest = this.resends[this.resends.length - 1].times;
-			const at = this.resends.findIndex((resend) => resend.times === fewest);
-			const [{ lane, wake }] = this.resends.splice(at, 1);
-			lane.grant(wake);
-		}
 		while (this.inFlight < this.window.limit && this.resends.length > 0) {
 			if (!this.mayStart(now)) return;
-			const { lane, wake } = this.resends.shift()!;
+			// After a pause, the first of those turned away least often (the queue is ordered by
+			// `times`, descending); then the queue's order.
+			const fewest = this.resends[this.resends.length - 1].times;
+			const at = this.probing ? this.resends.findIndex((resend) => resend.times === fewest) : 0;
+			this.probing = false;
+			const [{ lane, wake }] = this.resends.splice(at, 1);
 			lane.grant(wake);
 		}
 		while (this.inFlight < this.window.limit && this.ready.length > 0) {
@@ -246,7 +233,7 @@ export class ExecutionLane implements Pace {
 			} else if (failure.pushBack) {
 				const waitMs = failure.pushBack.afterMs ?? 0;
 				shared.window.pushedBack(sentAt, shared.lastActive, waitMs > 0);
-				if (waitMs > 0) shared.askedToWait(waitMs);
+				if (waitMs > 0) shared.pauseFor(waitMs, true);
 			}
 		}
 		shared.dispatch();
