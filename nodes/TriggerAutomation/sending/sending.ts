@@ -11,7 +11,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { Pace } from './pace';
 import { pause, waitingPace } from './pace';
-import { ExecutionLane } from './sharedWindow';
+import { ExecutionLane } from './executionLane';
 
 export type Outcome = { itemIndex: number } & ({ json: IDataObject } | { error: unknown });
 

@@ -22,9 +22,7 @@
  */
 import { sleep } from 'n8n-workflow';
 
-import type { Failure } from '../answer/failure';
 import { CongestionWindow } from './congestionWindow';
-import type { Pace } from './pace';
 import { RatePacer } from './ratePacer';
 
 /**
@@ -33,7 +31,17 @@ import { RatePacer } from './ratePacer';
  */
 export const IDLE_MS = 60_000;
 
-class ServiceWindow {
+/** One execution's place in the window, as the window sees it (executionLane.ts). */
+export interface Lane {
+	/** A new item of this execution waits for its first slot. */
+	readonly waiting: boolean;
+	/** A slot for the first new item waiting. */
+	grantNext(): void;
+	/** A slot for one of this execution's items, which `wake` lets go. */
+	grant(wake: () => void): void;
+}
+
+export class ServiceWindow {
 	readonly window = new CongestionWindow();
 	readonly rate = new RatePacer();
 	inFlight = 0;
@@ -45,7 +53,7 @@ class ServiceWindow {
 	/** The pause now running is one the service asked for, this long. */
 	private askedMs = 0;
 	/** Lanes with a new item waiting, in turn order. */
-	private readonly ready: ExecutionLane[] = [];
+	private readonly ready: Lane[] = [];
 	/** Items waiting to be sent again, most often turned away first, then in the order they came. */
 	private readonly resends: Resend[] = [];
 	/** Ends the pause's wake-up timer once no execution is left to wake. */
@@ -63,7 +71,7 @@ class ServiceWindow {
 		if (this.lanes++ === 0 && this.inFlight === 0) this.rate.restart(Date.now());
 	}
 
-	enqueue(lane: ExecutionLane): void {
+	enqueue(lane: Lane): void {
 		if (!this.ready.includes(lane)) this.ready.push(lane);
 		this.dispatch();
 	}
@@ -76,13 +84,13 @@ class ServiceWindow {
 	}
 
 	/** A stopped or finished lane's re-sends, taken out of the queue. */
-	dropResends(lane: ExecutionLane): Resend[] {
+	dropResends(lane: Lane): Resend[] {
 		const dropped = this.resends.filter((resend) => resend.lane === lane);
 		for (const resend of dropped) this.resends.splice(this.resends.indexOf(resend), 1);
 		return dropped;
 	}
 
-	leave(lane: ExecutionLane): void {
+	leave(lane: Lane): void {
 		const at = this.ready.indexOf(lane);
 		if (at !== -1) this.ready.splice(at, 1);
 		if (--this.lanes === 0) {
@@ -147,8 +155,8 @@ class ServiceWindow {
 	}
 }
 
-interface Resend {
-	lane: ExecutionLane;
+export interface Resend {
+	lane: Lane;
 	/** How often the service has turned this item away. */
 	times: number;
 	wake: () => void;
@@ -157,7 +165,7 @@ interface Resend {
 const windows = new Map<string, ServiceWindow>();
 
 /** The service's window, after forgetting those idle past IDLE_MS (their number stays small). */
-function windowFor(serviceUrl: string): ServiceWindow {
+export function windowFor(serviceUrl: string): ServiceWindow {
 	const now = Date.now();
 	for (const [url, idle] of windows) {
 		if (idle.lanes === 0 && idle.inFlight === 0 && now - idle.lastActive > IDLE_MS) {
@@ -167,90 +175,4 @@ function windowFor(serviceUrl: string): ServiceWindow {
 	let shared = windows.get(serviceUrl);
 	if (!shared) windows.set(serviceUrl, (shared = new ServiceWindow()));
 	return shared;
-}
-
-/** One execution's place in its service's window. */
-export class ExecutionLane implements Pace {
-	private readonly shared: ServiceWindow;
-	/** Slots this execution holds: given back at `close` if an item never settled them. */
-	private held = 0;
-	/** New items waiting for their first slot. */
-	private readonly queue: Array<() => void> = [];
-	private readonly onStop = () => this.release();
-
-	constructor(
-		serviceUrl: string,
-		private readonly stop: AbortSignal | undefined,
-	) {
-		this.shared = windowFor(serviceUrl);
-		this.shared.join();
-		stop?.addEventListener('abort', this.onStop, { once: true });
-	}
-
-	get waiting(): boolean {
-		return this.queue.length > 0;
-	}
-
-	/** A slot for this lane's first new item waiting (there is one: `waiting`). */
-	grantNext(): void {
-		this.grant(this.queue.shift()!);
-	}
-
-	/** A slot of the window for one of this lane's items, which `wake` lets go. */
-	grant(wake: () => void): void {
-		this.held++;
-		this.shared.inFlight++;
-		wake();
-	}
-
-	/** Until a new item may send its first request (or Stop). */
-	async start(): Promise<void> {
-		if (this.stop?.aborted) return;
-		const granted = new Promise<void>((wake) => this.queue.push(wake));
-		this.shared.enqueue(this);
-		await granted;
-	}
-
-	async turn(waitMs: number, times: number): Promise<void> {
-		this.shared.pauseFor(waitMs);
-		if (this.stop?.aborted) return;
-		const granted = new Promise<void>((wake) =>
-			this.shared.enqueueResend({ lane: this, times, wake }),
-		);
-		await granted;
-	}
-
-	settled(sentAt?: number, failure?: Failure): void {
-		this.held--;
-		const shared = this.shared;
-		shared.inFlight--;
-		shared.lastActive = Date.now();
-		// An answer to a stopped execution's aborted request says nothing of the service.
-		if (sentAt !== undefined && !this.stop?.aborted) {
-			if (!failure) {
-				shared.window.accepted(sentAt, shared.lastActive);
-				shared.rate.acceptedOne();
-			} else if (failure.pushBack) {
-				const waitMs = failure.pushBack.afterMs ?? 0;
-				shared.window.pushedBack(sentAt, shared.lastActive, waitMs > 0);
-				if (waitMs > 0) shared.pauseFor(waitMs, true);
-			}
-		}
-		shared.dispatch();
-	}
-
-	/** After the execution: its slots are free, and no listener stays on its Stop signal. */
-	close(): void {
-		this.stop?.removeEventListener('abort', this.onStop);
-		this.release();
-		this.shared.inFlight -= this.held;
-		this.held = 0;
-		this.shared.leave(this);
-	}
-
-	/** Every waiting item of this execution, let go without a slot (Stop, or the end). */
-	private release(): void {
-		for (const wake of this.queue.splice(0)) wake();
-		for (const { wake } of this.shared.dropResends(this)) wake();
-	}
 }
