@@ -420,9 +420,13 @@ for (const app of Object.values(APPS)) {
 					hasText: "n8n's Retry of this execution passes them on without sending them again",
 				});
 			await description.waitFor();
-			expect(await description.innerText()).toContain(
-				"2 of 3 items were accepted: n8n's Retry of this execution passes them on without sending them again, and sends only the others, this one included.",
+			const shown = await description.innerText();
+			expect(shown).toContain(
+				"The service accepted 2 other items: n8n's Retry of this execution passes them on without sending them again, and sends only the items not accepted, this one included.",
 			);
+			// The failure's code, shown where the editor shows no error context.
+			expect(shown).toContain('Failure code: may_have_run.');
+			expect(await description.locator('code', { hasText: /^may_have_run$/ }).count()).toBe(1);
 			await editor.screenshot('retry-error-view');
 			await closeNode(page);
 			const failed = await rest.endedExecution(RETRY, []);

@@ -380,14 +380,82 @@ describe("n8n's Retry of a failed execution: the accepted items are passed on, o
 
 	it('the failing item says how many were accepted and what the Retry sends, itself included when it may have run', async () => {
 		faults.set('c', ['500']);
-		const failed = await runWorkflow(straight({}));
+		const failed = await runWorkflow(straight({}, { sending: 'oneAtATime' }));
 		const error = errorOf(failed, NODE_NAME);
 		expect(error?.description).toContain("check the automation's run history");
 		expect(error?.description).toContain(
-			"4 of 5 items were accepted: n8n's Retry of this execution passes them on without sending them again, and sends only the others, this one included.",
+			"The service accepted 2 other items: n8n's Retry of this execution passes them on without sending them again, and sends only the items not accepted, this one included. If that Retry fails too, retry it rather than this execution.",
 		);
 		// What the service said ("busy") ends with a full stop before the note, not run into it.
-		expect(error?.description).toContain('The service said: busy. 4 of 5 items were accepted');
+		expect(error?.description).toContain('The service said: busy. Item 2');
+	});
+
+	it('the failing item is named as n8n names it, from 0, and by its place from 1, so that a count beside it cannot be read as including it', async () => {
+		faults.set('c', ['500']);
+		const error = errorOf(await runWorkflow(straight({})), NODE_NAME);
+		expect(error?.context.itemIndex).toBe(2);
+		expect(error?.description).toContain('Item 2 is the 3rd of 5 items (n8n counts from 0).');
+		expect(error?.description).not.toMatch(/\d+ of 5 items were accepted/);
+	});
+
+	it('a Retry that fails too says to retry it, not the execution it retried; a Retry of that Retry sends only what no execution of the chain got accepted', async () => {
+		faults.set('c', ['500']);
+		faults.set('d', ['500']);
+		const options = straight({}, { sending: 'oneAtATime' });
+		// A: a and b accepted, c fails.
+		const a = await runWorkflow(options);
+		expect(tally().accepted).toEqual(once(['a', 'b']));
+		const aError = errorOf(a, NODE_NAME);
+		expect(aError?.description).not.toContain("This execution is n8n's Retry");
+		// B, A's Retry: c is accepted now, d fails.
+		const b = await retryExecution(a, options);
+		expect(b.status).toBe('error');
+		expect(tally().accepted).toEqual(once(['a', 'b', 'c']));
+		const bError = errorOf(b, NODE_NAME);
+		const aId = (a.data.executionData?.contextData[`node:${NODE_NAME}`] as IDataObject)
+			.acceptedItemsByPass as Record<string, { execution: string }>;
+		const aExecution = aId['0'].execution;
+		expect(bError?.description).toContain(
+			`Item 3 is the 4th of 5 items (n8n counts from 0). This execution is n8n's Retry of execution ${aExecution}: retry this one, not ${aExecution}, which does not know what this one sent.`,
+		);
+		expect(bError?.description).toContain('The service accepted 3 other items');
+		// C, B's Retry: only d and e are sent, every item has one run.
+		const c = await retryExecution(b, options);
+		expect(c.status).toBe('success');
+		expect(tally().accepted).toEqual(once(FIVE));
+		expect(answers(c)).toEqual(EVERY_RUN_ONCE);
+	});
+
+	it('retrying an older execution of a chain sends again what its later Retry got accepted (as docs/reference.md says)', async () => {
+		faults.set('c', ['500']);
+		faults.set('d', ['500']);
+		const options = straight({}, { sending: 'oneAtATime' });
+		const a = await runWorkflow(options);
+		const b = await retryExecution(a, options);
+		expect(b.status).toBe('error');
+		expect(tally().accepted).toEqual(once(['a', 'b', 'c']));
+		// A retried a second time knows only what A had: c gets a second run.
+		const again = await retryExecution(a, options);
+		expect(again.status).toBe('success');
+		expect(tally().accepted).toEqual({ ...once(FIVE), c: 2 });
+	});
+
+	it('a Retry of a Retry names every execution before it', async () => {
+		faults.set('c', ['500', '500', '500']);
+		const options = straight({}, { sending: 'oneAtATime' });
+		const a = await runWorkflow(options);
+		const b = await retryExecution(a, options);
+		const c = await retryExecution(b, options);
+		expect(c.status).toBe('error');
+		const kept = (run: IRun) =>
+			(
+				(run.data.executionData?.contextData[`node:${NODE_NAME}`] as IDataObject)
+					.acceptedItemsByPass as Record<string, { execution: string; retryOf: string[] }>
+			)['0'];
+		expect(kept(c).retryOf).toEqual([kept(a).execution, kept(b).execution]);
+		expect(errorOf(c, NODE_NAME)?.description).toContain(
+			`This execution is n8n's Retry of execution ${kept(b).execution}: retry this one, not ${kept(b).execution} (or ${kept(a).execution} before it)`,
+		);
 	});
 
 	it('Retry On Fail exhausted (3 tries of the third item): the Retry gets its tries anew and sends only that item', async () => {

@@ -9,6 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
+import { FAILURE_CODES } from '../nodes/TriggerAutomation/answer/failure';
 import { CASES, INPUT_GROUPS } from './support/faultMatrix';
 import { renderFaultMatrix } from './support/faultMatrix/render';
 import type { ReceivedRequest } from './support/receiver';
@@ -39,6 +40,29 @@ describe('the fault matrix in docs/fault-matrix.md', () => {
 
 	it('says for every case what the spec says, or that it is silent', () => {
 		for (const c of CASES) expect(c.spec, c.id).toMatch(/§|Silent/);
+	});
+});
+
+describe('the failure codes', () => {
+	const errors = CASES.filter((c) => c.expect.kind === 'error' && !c.custom);
+
+	it('every failing case names its code', () => {
+		for (const c of errors) expect(c.expect.kind === 'error' && c.expect.code, c.id).toBeTruthy();
+	});
+
+	it("every code is some case's, and every case's code is a code", () => {
+		const made = new Set(errors.map((c) => (c.expect.kind === 'error' ? c.expect.code : '')));
+		expect([...made].sort()).toEqual([...FAILURE_CODES].sort());
+	});
+
+	it("reference.md's Errors table lists exactly the codes, each once", () => {
+		const page = readFileSync(join(__dirname, '..', 'docs', 'reference.md'), 'utf8');
+		const section = page.slice(
+			page.indexOf('\n## Errors'),
+			page.indexOf('\n## ', page.indexOf('\n## Errors') + 1),
+		);
+		const listed = [...section.matchAll(/^\| `([a-z0-9_]+)` +\|/gm)].map((match) => match[1]);
+		expect(listed.sort()).toEqual([...FAILURE_CODES].sort());
 	});
 });
 

@@ -19,6 +19,12 @@
  * make a second run, not replace the first. (n8n refuses to retry with a workflow where the node
  * that failed was renamed or deleted.)
  *
+ * A Retry starts from the saved data of the execution it retries, and no later execution can change
+ * that data: retried again, an execution passes on only what it had itself (or the executions it
+ * retried) when it failed, and sends again what its earlier Retry sent. So the memory also names
+ * the execution that last ran the pass and those it retried: an execution that finds another's id
+ * there is a Retry, and its error says to retry it, not the one it retried (nodeError.ts).
+ *
  * Nothing stays after a pass that needs no retry. After the last try that failed, it stays only if
  * the execution ends in error (the node threw), where n8n's Retry starts.
  */
@@ -32,6 +38,10 @@ interface PassMemory {
 	url: string;
 	/** Output JSON by item index. */
 	outputs: Record<string, IDataObject>;
+	/** The execution that last ran this pass (absent in memories saved before it was kept). */
+	execution?: string;
+	/** The executions it is n8n's Retry of, oldest first. */
+	retryOf?: string[];
 }
 
 /**
@@ -46,6 +56,8 @@ export interface AcceptedItems {
 	earlier(itemIndex: number): IDataObject | undefined;
 	accepted(itemIndex: number, json: IDataObject): void;
 	finish(end: PassEnd): void;
+	/** The executions this one is n8n's Retry of, oldest first; empty when it is none. */
+	retryOf: readonly string[];
 }
 
 /** The tries n8n makes for a node with Retry On Fail (the same bounds in n8n 1.x and 2.x). */
@@ -59,8 +71,14 @@ export function acceptedItems(ctx: IExecuteFunctions, url: string): AcceptedItem
 	const context = ctx.getContext('node');
 	const passIndex = String(ctx.getWorkflowDataProxy(0).$runIndex);
 	const byPass = (context[CONTEXT_KEY] ??= {}) as Record<string, PassMemory>;
+	const execution = ctx.getExecutionId();
 	let pass = byPass[passIndex];
+	// Saved by another execution: this one is n8n's Retry of it (Retry On Fail keeps the execution).
+	const retryOf = [...(pass?.retryOf ?? [])];
+	if (pass?.execution !== undefined && pass.execution !== execution) retryOf.push(pass.execution);
 	if (pass?.url !== url) pass = byPass[passIndex] = { tries: 0, url, outputs: {} };
+	pass.execution = execution;
+	pass.retryOf = retryOf;
 	pass.tries++;
 	const forget = () => {
 		delete byPass[passIndex];
@@ -75,9 +93,10 @@ export function acceptedItems(ctx: IExecuteFunctions, url: string): AcceptedItem
 			if (end === 'passed') return forget();
 			if (end !== 'stopped' && pass.tries < maxTries(node)) return;
 			// The execution goes on with the error items, or it ends here and n8n's Retry may follow,
-			// with Retry On Fail's tries anew.
-			if (end === 'error items' || Object.keys(pass.outputs).length === 0) return forget();
+			// with Retry On Fail's tries anew; kept even with no output, so that the Retry knows it is one.
+			if (end === 'error items') return forget();
 			pass.tries = 0;
 		},
+		retryOf,
 	};
 }

@@ -47,9 +47,10 @@ export async function probeWebhook(
 			timeout: PROBE_TIMEOUT_MS,
 		})) as LegacyResponse;
 	} catch (error) {
-		const { input, message, description } = failureFromError(error, info);
+		const failure = failureFromError(error, info);
+		const { message, description } = failure;
 		// n8n's own refusal (SSRF protection …) says in its description what the admin can do.
-		const fix = input && description ? `. ${description}` : '';
+		const fix = failure.code === 'n8n_refused' && description ? `. ${description}` : '';
 		return { status: 'Error', message: `${message}${fix}` };
 	}
 	const { statusCode } = response;

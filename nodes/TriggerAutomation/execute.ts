@@ -7,13 +7,13 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import type { PassEnd } from './acceptedItems';
 import { acceptedItems } from './acceptedItems';
-import { TriggerError } from './answer/failure';
+import { TriggerError, mayHaveRun } from './answer/failure';
 import {
 	errorItem,
 	failuresHint,
 	previewHint,
 	toNodeError,
-	withRetryNote,
+	stoppingError,
 } from './answer/nodeError';
 import type { Execution } from './request/settings';
 import { readOptions, readTarget } from './request/settings';
@@ -32,13 +32,23 @@ export async function triggerAutomations(this: IExecuteFunctions): Promise<INode
 		}
 		return [results];
 	};
-	/** `accepted`: items of this pass the service accepted, said when the node stops at this one. */
-	const fail = (error: unknown, itemIndex: number, accepted = 0) => {
+	/**
+	 * `accepted`: items of this pass the service accepted; with the executions this one retries,
+	 * said when the node stops at this one.
+	 */
+	const fail = (
+		error: unknown,
+		itemIndex: number,
+		accepted = 0,
+		retryOf: readonly string[] = [],
+	) => {
 		const nodeError = toNodeError(this, error, itemIndex);
-		if (!this.continueOnFail()) throw withRetryNote(nodeError, error, accepted, items.length);
+		if (!this.continueOnFail()) {
+			throw stoppingError(nodeError, error, { itemIndex, total: items.length, accepted, retryOf });
+		}
 		results.push(errorItem(nodeError, itemIndex));
 		failed.items++;
-		if (error instanceof TriggerError && error.failure.mayHaveRun) failed.mayHaveRun++;
+		if (error instanceof TriggerError && mayHaveRun(error.failure)) failed.mayHaveRun++;
 	};
 
 	let execution: Execution;
@@ -96,7 +106,7 @@ export async function triggerAutomations(this: IExecuteFunctions): Promise<INode
 			if ('json' in outcome) {
 				results.push({ json: outcome.json, pairedItem: { item: outcome.itemIndex } });
 			} else {
-				fail(outcome.error, outcome.itemIndex, acceptedCount);
+				fail(outcome.error, outcome.itemIndex, acceptedCount, accepted?.retryOf);
 			}
 		}
 		end = results[0]?.json.error !== undefined ? 'error items' : 'passed';

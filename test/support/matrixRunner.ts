@@ -8,6 +8,7 @@
 import { startCapture, stopCapture } from './capture';
 
 import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -32,6 +33,11 @@ import type { DnsAnswer } from './localDns';
 import { installLocalDns, setHost } from './localDns';
 import { oddWorkflow } from './oddItems';
 import { NODE_NAME, triggerWorkflow } from './workflows';
+
+// n8n-core's own copies of n8n's DI container and settings: the ones its request helper reads.
+const fromCore = createRequire(require.resolve('n8n-core'));
+const { Container } = fromCore('@n8n/di') as typeof import('@n8n/di');
+const { SsrfProtectionConfig } = fromCore('@n8n/config') as typeof import('@n8n/config');
 
 export type Mode = 'stop' | 'continueRegularOutput' | 'continueErrorOutput';
 export const MODES: Array<{ mode: Mode; label: string }> = [
@@ -282,6 +288,8 @@ export async function runCase(
 	let run: IRun | undefined;
 	let thrown: unknown;
 	let authenticateCalls = 0;
+	const ssrf = Container.get(SsrfProtectionConfig);
+	ssrf.enabled = c.ssrfProtection === true;
 	startCapture();
 	try {
 		const started = await startWorkflow(options);
@@ -289,6 +297,8 @@ export async function runCase(
 		authenticateCalls = started.credentialsHelper.authenticateCalls;
 	} catch (error) {
 		thrown = error;
+	} finally {
+		ssrf.enabled = false;
 	}
 	const logged = stopCapture();
 	return {
@@ -348,6 +358,7 @@ function expectFailedItem(
 	expect(item.json.error).toMatch(templateRegExp(c.expect.message, host));
 	const details = item.json.details as IDataObject;
 	expect(details.itemIndex).toBe(index);
+	expect(details.code).toBe(c.expect.code);
 	expectDescription(details.description as string | undefined, c.expect.description, host);
 	expect(details.httpCode).toBe(c.expect.httpCode);
 }
@@ -403,11 +414,16 @@ export function expectCaseOutcome(c: MatrixCase, mode: Mode, result: CaseRun): v
 			message: string;
 			description?: string;
 			httpCode?: string;
-			context: { itemIndex: number };
+			context: { itemIndex: number; code?: string };
 		};
 		expect(error.message).toMatch(templateRegExp(outcome.message, host));
-		expectDescription(error.description ?? undefined, outcome.description, host);
+		// The error that stops the node ends with its code (the editor shows no context).
+		const ending = ` Failure code: \`${outcome.code}\`.`;
+		expect(` ${error.description ?? ''}`.endsWith(ending), error.description ?? '').toBe(true);
+		const described = ` ${error.description}`.slice(0, -ending.length).trim();
+		expectDescription(described || undefined, outcome.description, host);
 		expect(error.context.itemIndex).toBe(first);
+		expect(error.context.code).toBe(outcome.code);
 		if (outcome.httpCode) expect(error.httpCode).toBe(outcome.httpCode);
 		expect(outputOf(run!, NODE_NAME)).toEqual([]);
 		// Items before the failing one were sent, the ones after it were not.

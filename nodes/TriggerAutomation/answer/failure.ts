@@ -5,24 +5,46 @@
  * in one place (nodeError.ts). A raw HTTP client error carries the request headers (the
  * signature), so it is read for its code and never passed on.
  */
+/**
+ * The kinds of failure, each with one short code that never changes: a workflow branches on it (an
+ * IF or Switch node on `details.code` of an error item, `context.code` of the error that stopped
+ * the node). The one table of what each means and what to do: docs/reference.md#errors.
+ */
+export const FAILURE_CODES = [
+	'bad_input',
+	'n8n_refused',
+	'connection_refused',
+	'host_not_found',
+	'tls_failed',
+	'redirected',
+	'signature_rejected',
+	'automation_not_found',
+	'body_too_large',
+	'body_rejected',
+	'rate_limited',
+	'service_refused',
+	'may_have_run',
+] as const;
+
+export type FailureCode = (typeof FAILURE_CODES)[number];
+
 export interface Failure {
 	/**
-	 * A problem of the parameters, the item's data or the credential (found before sending, or
-	 * refused by the credential or n8n): n8n shows it as a NodeOperationError, a request's failure
-	 * as a NodeApiError.
+	 * What kind of failure it is. `bad_input` and `n8n_refused` are problems of the parameters, the
+	 * item's data, the credential or n8n's settings, found before anything was sent: n8n shows them
+	 * as a NodeOperationError, a request's failure as a NodeApiError. Only `may_have_run` may have
+	 * created a run.
 	 */
-	input?: boolean;
+	code: FailureCode;
 	message: string;
 	/**
 	 * What to do first, then why (the clocks, what the service said), as plain text: anything this
 	 * node did not write goes through `editorText`. nodeError.ts puts MAY_HAVE_RUN before it when
-	 * `mayHaveRun`.
+	 * the failure may have created a run.
 	 */
 	description?: string;
 	/** The service's HTTP status, when it answered. */
 	httpCode?: string;
-	/** The request may have reached the service and created a run: it is never sent again. */
-	mayHaveRun: boolean;
 	/**
 	 * Sending again is safe (the service provably did not accept the request) and can succeed (the
 	 * cause can pass): connection refused, 429.
@@ -33,6 +55,16 @@ export interface Failure {
 	 * while. `afterMs`: the wait it asked for (Retry-After).
 	 */
 	pushBack?: { afterMs?: number };
+}
+
+/** The request may have reached the service and created a run: it is never sent again. */
+export function mayHaveRun(failure: Failure): boolean {
+	return failure.code === 'may_have_run';
+}
+
+/** A problem of the node's input or n8n's settings rather than of a request. */
+export function isInputProblem(failure: Failure): boolean {
+	return failure.code === 'bad_input' || failure.code === 'n8n_refused';
 }
 
 /** What is known of a request, for the messages that explain its failure. */
@@ -60,13 +92,7 @@ export class TriggerError extends Error {
 
 /** A problem of the parameters or the item's data, found before anything was sent. */
 export function badInput(message: string, description?: string): TriggerError {
-	return new TriggerError({
-		input: true,
-		message,
-		description,
-		mayHaveRun: false,
-		resend: false,
-	});
+	return new TriggerError({ code: 'bad_input', message, description, resend: false });
 }
 
 /** n8n's own error (an expression error …): it already says what is wrong. */
@@ -74,10 +100,9 @@ export function fromN8n(error: unknown): TriggerError {
 	const message = error instanceof Error ? error.message : String(error);
 	const description = (error as { description?: unknown } | undefined)?.description;
 	return new TriggerError({
-		input: true,
+		code: 'bad_input',
 		message,
 		description: typeof description === 'string' ? description : undefined,
-		mayHaveRun: false,
 		resend: false,
 	});
 }

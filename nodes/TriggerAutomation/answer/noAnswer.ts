@@ -6,7 +6,7 @@
  */
 import { CredentialRefusal } from '../../../credentials/common/credentialRefusal';
 import { LABELS, inOptions } from '../description';
-import type { Failure, RequestInfo } from './failure';
+import type { Failure, FailureCode, RequestInfo } from './failure';
 import { NOTHING_SENT, editorText } from './failure';
 
 export const TLS_CODES = new Set([
@@ -49,7 +49,7 @@ function isN8nRefusal(error: object): error is { message: string; description?: 
 /** No complete answer within Options → Timeout (headers and body). */
 export function timeoutFailure(request: RequestInfo): Failure {
 	return {
-		mayHaveRun: true,
+		code: 'may_have_run',
 		resend: false,
 		pushBack: {},
 		message: `The service did not answer within ${request.timeoutMs} ms`,
@@ -58,28 +58,27 @@ export function timeoutFailure(request: RequestInfo): Failure {
 }
 
 /** Nothing reached the service. */
-function notSent(message: string, description: string): Failure {
-	return { mayHaveRun: false, resend: false, message, description };
+function notSent(code: FailureCode, message: string, description: string): Failure {
+	return { code, resend: false, message, description };
 }
 
 /** The request may have been written before the connection failed. */
 function mayHaveRun(message: string): Failure {
-	return { mayHaveRun: true, resend: false, message };
+	return { code: 'may_have_run', resend: false, message };
 }
 
 /** A thrown error (before or instead of an answer) → Failure. */
 export function failureFromError(error: unknown, request: RequestInfo): Failure {
 	// The credential refused to sign (its message says why); nothing was sent.
 	const refused = findInChain(error, (e) => (e instanceof CredentialRefusal ? e : undefined));
-	if (refused) return { input: true, mayHaveRun: false, resend: false, message: refused.message };
+	if (refused) return { code: 'bad_input', resend: false, message: refused.message };
 	const n8nRefusal = findInChain(error, (e) => (isN8nRefusal(e) ? e : undefined));
 	if (n8nRefusal) {
 		const { message, description } = n8nRefusal;
 		// n8n's own words, passed on: as plain text, like anything else this node did not write.
 		const fix = typeof description === 'string' ? editorText(description) : '';
 		return {
-			input: true,
-			mayHaveRun: false,
+			code: 'n8n_refused',
 			resend: false,
 			message,
 			description: fix === '' ? NOTHING_SENT : `${fix} ${NOTHING_SENT}`,
@@ -96,6 +95,7 @@ export function failureFromError(error: unknown, request: RequestInfo): Failure 
 	if (code === 'ECONNREFUSED') {
 		return {
 			...notSent(
+				'connection_refused',
 				`Could not connect to ${host}: connection refused`,
 				'Check that the service is reachable from the machine running n8n and that the webhook URL (host and port) is right. Nothing accepted the connection, so no run was created.',
 			),
@@ -105,18 +105,21 @@ export function failureFromError(error: unknown, request: RequestInfo): Failure 
 	}
 	if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
 		return notSent(
+			'host_not_found',
 			`The host ${host} could not be found (DNS ${code})`,
 			"Check the host name in the credential's webhook URL, and the DNS of the machine running n8n. The name is looked up before anything is sent, so no run was created.",
 		);
 	}
 	if (code === 'EPROTO' || code.startsWith('ERR_SSL_')) {
 		return notSent(
+			'tls_failed',
 			`No TLS connection to ${host} could be made (${code})`,
 			"Check the scheme and port of the credential's webhook URL: most often the service does not speak https at this address. The TLS handshake failed, and it comes before the request is sent, so no run was created.",
 		);
 	}
 	if (TLS_CODES.has(code)) {
 		return notSent(
+			'tls_failed',
 			`The TLS certificate of ${host} is not trusted (${code})`,
 			`Use a certificate the machine running n8n trusts, or turn on ${inOptions(LABELS.ignoreSsl)} if you accept the risk. ` +
 				'The certificate is checked before the request is sent, so no run was created.',

@@ -13,27 +13,32 @@ import type {
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { LABELS, inOptions } from '../description';
-import type { Failure } from './failure';
-import { MAY_HAVE_RUN, TriggerError, fromN8n } from './failure';
+import type { Failure, FailureCode } from './failure';
+import { MAY_HAVE_RUN, TriggerError, fromN8n, isInputProblem, mayHaveRun } from './failure';
 
 /**
  * The description a user reads. When a run may exist, checking the run history comes first: it is
  * what to do before anything else. Then the failure's own, which says what to do, then why.
  */
 export function describe(failure: Failure): string | undefined {
-	if (!failure.mayHaveRun) return failure.description;
+	if (!mayHaveRun(failure)) return failure.description;
 	return failure.description ? `${MAY_HAVE_RUN} ${failure.description}` : MAY_HAVE_RUN;
 }
 
+/**
+ * n8n's error for an item, with the failure's code in its `context` (which n8n saves with the
+ * execution and hands to an Error Trigger), where errorItem reads it too.
+ */
 export function toNodeError(
 	ctx: IExecuteFunctions,
 	error: unknown,
 	itemIndex: number,
 ): NodeApiError | NodeOperationError {
 	if (error instanceof TriggerError) {
-		const { input, message, httpCode } = error.failure;
-		const options = { message, description: describe(error.failure), itemIndex };
-		const nodeError = input
+		const { failure } = error;
+		const { message, httpCode } = failure;
+		const options = { message, description: describe(failure), itemIndex };
+		const nodeError = isInputProblem(failure)
 			? new NodeOperationError(ctx.getNode(), message, options)
 			: new NodeApiError(ctx.getNode(), { message, httpCode: httpCode ?? null } as JsonObject, {
 					...options,
@@ -42,10 +47,12 @@ export function toNodeError(
 		// Both classes swap a message that mentions a network error code (ENOTFOUND …) for a
 		// generic one, some advising an immediate retry; ours says what happened to the run.
 		nodeError.message = message;
+		nodeError.context.code = failure.code;
 		return nodeError;
 	}
 	if (error instanceof NodeOperationError) {
 		error.context.itemIndex ??= itemIndex;
+		error.context.code ??= 'bad_input' satisfies FailureCode;
 		return error;
 	}
 	return toNodeError(ctx, fromN8n(error), itemIndex);
@@ -54,40 +61,78 @@ export function toNodeError(
 /**
  * The Continue On Fail item, shaped as n8n's engine recognises an error item (only the keys `error`
  * and `details`, so it is routed to the error output). No `error` property on the item: the engine
- * would replace the JSON with the message alone, losing how to fix it and the status code.
+ * would replace the JSON with the message alone, losing how to fix it, the status and the code.
  */
 export function errorItem(
 	error: NodeApiError | NodeOperationError,
 	itemIndex: number,
 ): INodeExecutionData {
-	const details: IDataObject = { itemIndex };
+	const details: IDataObject = { itemIndex, code: error.context.code };
 	if (error.description) details.description = error.description;
 	if (error instanceof NodeApiError && error.httpCode) details.httpCode = error.httpCode;
 	return { json: { error: error.message, details }, pairedItem: { item: itemIndex } };
 }
 
+/** Where the node stopped in its pass, and what the service had accepted of it. */
+export interface StoppedPass {
+	itemIndex: number;
+	total: number;
+	/** Items of this pass the service accepted, here or in the executions this one retries. */
+	accepted: number;
+	/** The executions this one is n8n's Retry of, oldest first; empty when it is none. */
+	retryOf: readonly string[];
+}
+
+/** 1st, 2nd, 3rd, 4th … 11th, 12th, 13th … 21st. */
+export function ordinal(n: number): string {
+	const suffix = n % 100 >= 11 && n % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
+	return `${n}${suffix}`;
+}
+
 /**
- * The error that ends the execution, with what n8n's Retry of it will do (acceptedItems.ts): pass
- * on the `accepted` items and send the others, this one too even if it may have created a run.
+ * The error that ends the execution. Its description ends with the failure's code, which the
+ * editor would not show from `context` (NodeErrorView.vue), and before that says what n8n's Retry
+ * will do (acceptedItems.ts): pass on the accepted items and send the others, this one too even if
+ * it may have created a run. A Retry starts from the saved data of the execution it retries, which
+ * a later execution cannot change: so a Retry's error says to retry it, not the execution it
+ * retried, and every note says to retry the Retry. n8n numbers items from 0 ("[item 8]" in the
+ * editor): beside a count of items, the failing one is named that way and by its place from 1.
  */
-export function withRetryNote<E extends NodeApiError | NodeOperationError>(
+export function stoppingError<E extends NodeApiError | NodeOperationError>(
 	nodeError: E,
 	cause: unknown,
-	accepted: number,
-	total: number,
+	pass: StoppedPass,
 ): E {
-	const mayHaveRun = cause instanceof TriggerError && cause.failure.mayHaveRun;
-	let note: string | undefined;
-	if (accepted > 0) {
-		note =
-			`${accepted} of ${total} items were accepted: n8n's Retry of this execution passes them on ` +
-			`without sending them again, and sends only the others${mayHaveRun ? ', this one included' : ''}.`;
-	} else if (mayHaveRun) {
-		note = "n8n's Retry of this execution sends this item again.";
+	const mayRun = cause instanceof TriggerError && mayHaveRun(cause.failure);
+	const { itemIndex, total, accepted, retryOf } = pass;
+	const isRetry = retryOf.length > 0;
+	const sends = accepted > 0 || mayRun;
+	const notes: string[] = [];
+	if (total > 1 && (sends || isRetry)) {
+		notes.push(
+			`Item ${itemIndex} is the ${ordinal(itemIndex + 1)} of ${total} items (n8n counts from 0).`,
+		);
 	}
-	if (!note) return nodeError;
+	if (isRetry) {
+		const retried = retryOf[retryOf.length - 1];
+		const older = retryOf.length > 1 ? ` (or ${retryOf.slice(0, -1).join(', ')} before it)` : '';
+		notes.push(
+			`This execution is n8n's Retry of execution ${retried}: retry this one, not ${retried}${older}, which does not know what this one sent.`,
+		);
+	}
+	if (accepted > 0) {
+		notes.push(
+			`The service accepted ${accepted} other item${accepted === 1 ? '' : 's'}: n8n's Retry of this execution passes ${accepted === 1 ? 'it' : 'them'} on ` +
+				`without sending ${accepted === 1 ? 'it' : 'them'} again, and sends only the items not accepted${mayRun ? ', this one included' : ''}.`,
+		);
+	} else if (mayRun) {
+		notes.push("n8n's Retry of this execution sends this item again.");
+	}
+	if (sends) notes.push('If that Retry fails too, retry it rather than this execution.');
+	notes.push(`Failure code: \`${String(nodeError.context.code)}\`.`);
 	// The description may end with what the service said, as it said it: a full stop sets it apart.
 	const said = nodeError.description?.replace(/([^.!?…])$/, '$1.');
+	const note = notes.join(' ');
 	nodeError.description = said ? `${said} ${note}` : note;
 	return nodeError;
 }

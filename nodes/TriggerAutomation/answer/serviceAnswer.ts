@@ -102,11 +102,7 @@ export function failureFromAnswer(
 ): Failure | undefined {
 	const status = response.statusCode;
 	if (status >= 200 && status < 300) return undefined;
-	const refused = {
-		httpCode: String(status),
-		mayHaveRun: false,
-		resend: false,
-	} as const;
+	const refused = { httpCode: String(status), resend: false } as const;
 	const retryAfter = headerValue(response.headers, 'retry-after');
 	const pushBack = { afterMs: parseRetryAfter(retryAfter, now) };
 	const said = serviceSaid(response);
@@ -114,6 +110,7 @@ export function failureFromAnswer(
 		const location = headerValue(response.headers, 'location') ?? '(no Location header)';
 		return {
 			...refused,
+			code: 'redirected',
 			message: `The service answered with a redirect (${status}) to ${location}`,
 			description:
 				"If the automation's webhook URL has changed, copy the new one from its Webhook details into the credential. " +
@@ -123,6 +120,7 @@ export function failureFromAnswer(
 	if (status === 401 || status === 403) {
 		return {
 			...refused,
+			code: 'signature_rejected',
 			message: `The service rejected the signature (${status})`,
 			description: `${signatureAdvice(response, request.signatureTimestamp)}${said}`,
 		};
@@ -130,6 +128,7 @@ export function failureFromAnswer(
 	if (status === 404) {
 		return {
 			...refused,
+			code: 'automation_not_found',
 			message: `No automation found for id "${request.automationId}" (404)`,
 			description:
 				"Check the automation id at the end of the credential's webhook URL. The automation may have been deleted, " +
@@ -139,6 +138,7 @@ export function failureFromAnswer(
 	if (status === 413) {
 		return {
 			...refused,
+			code: 'body_too_large',
 			message: `The request body is too large for the service (413): ${request.bodyBytes} bytes`,
 			description: `Send less context for this item, e.g. with ${inContext('selectedFields')}.${said}`,
 		};
@@ -146,6 +146,7 @@ export function failureFromAnswer(
 	if (status === 429) {
 		return {
 			...refused,
+			code: 'rate_limited',
 			resend: true,
 			pushBack,
 			message: `Rate limited by the service (429)${retryAfter === undefined ? '' : `, retry after ${retryAfter.trim()}${DELAY_SECONDS.test(retryAfter) ? ' s' : ''}`}`,
@@ -157,6 +158,7 @@ export function failureFromAnswer(
 	if (status === 400 || status === 422) {
 		return {
 			...refused,
+			code: 'body_rejected',
 			message: `The service rejected the request body (${status})`,
 			description: `Check the message and context of this item.${said}`,
 		};
@@ -164,7 +166,7 @@ export function failureFromAnswer(
 	if (status >= 500) {
 		return {
 			...refused,
-			mayHaveRun: true,
+			code: 'may_have_run',
 			pushBack: status === 503 ? pushBack : undefined,
 			message: `The service failed to handle the request (${status})`,
 			description: said.trim() || undefined,
@@ -172,6 +174,7 @@ export function failureFromAnswer(
 	}
 	return {
 		...refused,
+		code: 'service_refused',
 		message: `The service refused the request (${status})`,
 		description: `Check the credential's webhook URL and this item's data.${said}`,
 	};

@@ -28,6 +28,7 @@ export const answersCases: MatrixCase[] = [
 		requests: 1,
 		expect: {
 			kind: 'error',
+			code: 'signature_rejected',
 			message: 'The service rejected the signature (401)',
 			description:
 				"Check that the credential's signing secret is the one shown in this automation's Webhook details, and that this machine's clock is correct.",
@@ -45,6 +46,7 @@ export const answersCases: MatrixCase[] = [
 		requests: 1,
 		expect: {
 			kind: 'error',
+			code: 'signature_rejected',
 			message: 'The service rejected the signature (401)',
 			description:
 				"Copy the signing secret again from this automation's Webhook details into the credential: the clocks agree, so the secret is the likely cause (server time",
@@ -66,6 +68,7 @@ export const answersCases: MatrixCase[] = [
 		requests: 1,
 		expect: {
 			kind: 'error',
+			code: 'automation_not_found',
 			message: `No automation found for id "${AUTOMATION_ID}" (404)`,
 			description:
 				"Check the automation id at the end of the credential's webhook URL.{any} The service said: unknown_automation",
@@ -82,6 +85,7 @@ export const answersCases: MatrixCase[] = [
 		requests: 1,
 		expect: {
 			kind: 'error',
+			code: 'body_too_large',
 			message: `The request body is too large for the service (413): ${ITEM1_BYTES} bytes`,
 			description: 'Send less context for this item',
 			httpCode: '413',
@@ -97,6 +101,7 @@ export const answersCases: MatrixCase[] = [
 		requests: 1,
 		expect: {
 			kind: 'error',
+			code: 'rate_limited',
 			message: 'Rate limited by the service (429), retry after 7 s',
 			description: 'Options → Retries When Not Accepted re-sends rate-limited items.',
 			httpCode: '429',
@@ -135,6 +140,7 @@ export const answersCases: MatrixCase[] = [
 		requests: 1,
 		expect: {
 			kind: 'error',
+			code: 'rate_limited',
 			message: 'Rate limited by the service (429), retry after 120 s',
 			description:
 				'Send fewer requests at once: Options → Sending → One at a Time, or Fixed Batches with a longer Batch Interval (Ms)',
@@ -151,6 +157,7 @@ export const answersCases: MatrixCase[] = [
 		requests: 1,
 		expect: {
 			kind: 'error',
+			code: 'body_rejected',
 			message: 'The service rejected the request body (400)',
 			description:
 				'Check the message and context of this item. The service said: message is required',
@@ -167,6 +174,7 @@ export const answersCases: MatrixCase[] = [
 		requests: 1,
 		expect: {
 			kind: 'error',
+			code: 'service_refused',
 			message: 'The service refused the request (418)',
 			description: "Check the credential's webhook URL and this item's data.",
 			httpCode: '418',

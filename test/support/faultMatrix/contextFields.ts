@@ -29,6 +29,7 @@ export const contextFieldsCases: MatrixCase[] = [
 		requests: 0,
 		expect: {
 			kind: 'error',
+			code: 'bad_input',
 			message: 'The context contains a circular reference (an object that contains itself)',
 			description: 'Select the fields to send with Context → Selected Fields',
 		},
@@ -113,6 +114,7 @@ export const contextFieldsCases: MatrixCase[] = [
 		requests: 0,
 		expect: {
 			kind: 'error',
+			code: 'bad_input',
 			message: 'The message is empty: its expression gave undefined',
 			description: 'Check that the field used in Message exists on this item.',
 		},
@@ -138,6 +140,7 @@ export const contextFieldsCases: MatrixCase[] = [
 		requests: 0,
 		expect: {
 			kind: 'error',
+			code: 'bad_input',
 			message: 'Context field "orderId" is set twice',
 			description: 'remove or rename the duplicate',
 		},
@@ -161,6 +164,7 @@ export const contextFieldsCases: MatrixCase[] = [
 		requests: 0,
 		expect: {
 			kind: 'error',
+			code: 'bad_input',
 			message: 'Context field "first" is set twice',
 			description: 'remove or rename the duplicate',
 		},
@@ -184,6 +188,7 @@ export const contextFieldsCases: MatrixCase[] = [
 		requests: 0,
 		expect: {
 			kind: 'error',
+			code: 'bad_input',
 			message: 'Context field 2 has no name',
 			description: 'Give every field under Context Fields a name, or remove the empty one.',
 		},
@@ -207,6 +212,7 @@ export const contextFieldsCases: MatrixCase[] = [
 		requests: 0,
 		expect: {
 			kind: 'error',
+			code: 'bad_input',
 			message: 'Context field 2 has no name',
 			description: 'Give every field under Context Fields a name',
 		},
@@ -233,6 +239,7 @@ export const contextFieldsCases: MatrixCase[] = [
 		requests: 0,
 		expect: {
 			kind: 'error',
+			code: 'bad_input',
 			message: 'Context field "count" expects a number but we got {any}',
 			description: 'Change the value, or the type of the field (now number).',
 		},
@@ -275,6 +282,7 @@ export const contextFieldsCases: MatrixCase[] = [
 		requests: 0,
 		expect: {
 			kind: 'error',
+			code: 'bad_input',
 			message:
 				'Context Fields: its expression gave an object that contains itself (a circular reference)',
 			description: 'Pick the values to send',

@@ -17,6 +17,7 @@ export const contextJsonCases: MatrixCase[] = [
 		requests: 0,
 		expect: {
 			kind: 'error',
+			code: 'bad_input',
 			message: 'Context (JSON) is not valid JSON: {any}',
 			description: 'Check quotes, commas and brackets.',
 		},
@@ -32,6 +33,7 @@ export const contextJsonCases: MatrixCase[] = [
 		requests: 0,
 		expect: {
 			kind: 'error',
+			code: 'bad_input',
 			message: 'Context (JSON) is not valid JSON: {any}',
 			description: 'Check quotes, commas and brackets.',
 		},
@@ -47,6 +49,7 @@ export const contextJsonCases: MatrixCase[] = [
 		requests: 0,
 		expect: {
 			kind: 'error',
+			code: 'bad_input',
 			message: 'Context (JSON) must be a JSON object, but it is an array',
 			description: 'Wrap the value in an object',
 		},
@@ -62,6 +65,7 @@ export const contextJsonCases: MatrixCase[] = [
 		requests: 0,
 		expect: {
 			kind: 'error',
+			code: 'bad_input',
 			message: 'Context (JSON) must be a JSON object, but it is an array',
 			description: 'Wrap the value in an object',
 		},
@@ -77,6 +81,7 @@ export const contextJsonCases: MatrixCase[] = [
 		requests: 0,
 		expect: {
 			kind: 'error',
+			code: 'bad_input',
 			message: 'Context (JSON) must be a JSON object, but it is a string',
 			description: 'Wrap the value in an object',
 		},
@@ -92,6 +97,7 @@ export const contextJsonCases: MatrixCase[] = [
 		requests: 0,
 		expect: {
 			kind: 'error',
+			code: 'bad_input',
 			message: 'Context (JSON) is not valid JSON: {any}',
 			description: 'Text from expressions must be quoted',
 		},
@@ -107,6 +113,7 @@ export const contextJsonCases: MatrixCase[] = [
 		requests: 0,
 		expect: {
 			kind: 'error',
+			code: 'bad_input',
 			message: 'Context (JSON) must be a JSON object, but it is null',
 			description: 'Wrap the value in an object',
 		},
@@ -122,6 +129,7 @@ export const contextJsonCases: MatrixCase[] = [
 		requests: 0,
 		expect: {
 			kind: 'error',
+			code: 'bad_input',
 			message: 'Context (JSON) must be a JSON object, but it is null',
 			description: 'Wrap the value in an object',
 		},
@@ -137,6 +145,7 @@ export const contextJsonCases: MatrixCase[] = [
 		requests: 0,
 		expect: {
 			kind: 'error',
+			code: 'bad_input',
 			message: 'Context (JSON) must be a JSON object, but it is a number',
 			description: 'Wrap the value in an object',
 		},
@@ -152,6 +161,7 @@ export const contextJsonCases: MatrixCase[] = [
 		requests: 0,
 		expect: {
 			kind: 'error',
+			code: 'bad_input',
 			message: 'Context (JSON) is empty',
 			description: 'Write a JSON object such as {"orderId": 42}, or set Context to None.',
 		},
@@ -167,6 +177,7 @@ export const contextJsonCases: MatrixCase[] = [
 		requests: 0,
 		expect: {
 			kind: 'error',
+			code: 'bad_input',
 			message: 'Context (JSON) is empty: its expression gave undefined',
 			description: 'Check that the field used in Context (JSON) exists on this item',
 		},
@@ -182,6 +193,7 @@ export const contextJsonCases: MatrixCase[] = [
 		requests: 0,
 		expect: {
 			kind: 'error',
+			code: 'bad_input',
 			message: 'Context (JSON) must be a JSON object, but it is a bigint',
 			description: 'Wrap the value in an object',
 		},
@@ -212,6 +224,7 @@ export const contextJsonCases: MatrixCase[] = [
 		requests: 0,
 		expect: {
 			kind: 'error',
+			code: 'bad_input',
 			message:
 				'Context (JSON): its expression gave an object that contains itself (a circular reference)',
 			description: 'Pick the values to send, e.g. with Context → Selected Fields',

@@ -13,7 +13,12 @@ export const credentialCases: MatrixCase[] = [
 		scope: 'all',
 		url: () => '',
 		requests: 0,
-		expect: { kind: 'error', message: `The webhook URL is empty. ${URL_HINT}`, description: '' },
+		expect: {
+			kind: 'error',
+			code: 'bad_input',
+			message: `The webhook URL is empty. ${URL_HINT}`,
+			description: '',
+		},
 		spec: SPEC_PATH,
 	},
 	{
@@ -26,6 +31,7 @@ export const credentialCases: MatrixCase[] = [
 		requests: 0,
 		expect: {
 			kind: 'error',
+			code: 'bad_input',
 			message: `The webhook URL "not a url" is not a valid URL. ${URL_HINT}`,
 			description: '',
 		},
@@ -41,6 +47,7 @@ export const credentialCases: MatrixCase[] = [
 		requests: 0,
 		expect: {
 			kind: 'error',
+			code: 'bad_input',
 			message: `The webhook URL must start with https:// (or http://), not ftp://. ${URL_HINT}`,
 			description: '',
 		},
@@ -67,6 +74,7 @@ export const credentialCases: MatrixCase[] = [
 		requests: 0,
 		expect: {
 			kind: 'error',
+			code: 'tls_failed',
 			message: 'No TLS connection to {host} could be made (EPROTO)',
 			description:
 				"Check the scheme and port of the credential's webhook URL: most often the service does not speak https at this address. The TLS handshake failed, and it comes before the request is sent, so no run was created.",
@@ -83,6 +91,7 @@ export const credentialCases: MatrixCase[] = [
 		requests: 0,
 		expect: {
 			kind: 'error',
+			code: 'bad_input',
 			message: `The webhook URL path "/webhook/cloud/${AUTOMATION_ID}" does not contain /webhooks/cloud/. ${URL_HINT}`,
 			description: '',
 		},
@@ -98,6 +107,7 @@ export const credentialCases: MatrixCase[] = [
 		requests: 0,
 		expect: {
 			kind: 'error',
+			code: 'bad_input',
 			message: `The webhook URL has no automation id after /webhooks/cloud/. ${URL_HINT}`,
 			description: '',
 		},
@@ -113,6 +123,7 @@ export const credentialCases: MatrixCase[] = [
 		requests: 0,
 		expect: {
 			kind: 'error',
+			code: 'bad_input',
 			message: `The webhook URL continues after the automation id ("${AUTOMATION_ID}/runs"): remove the extra path. ${URL_HINT}`,
 			description: '',
 		},
@@ -139,6 +150,7 @@ export const credentialCases: MatrixCase[] = [
 		requests: 0,
 		expect: {
 			kind: 'error',
+			code: 'bad_input',
 			message: `The automation id "auto%2F7" contains characters an id cannot have (encoded or reserved characters). ${URL_HINT}`,
 			description: '',
 		},
@@ -154,6 +166,7 @@ export const credentialCases: MatrixCase[] = [
 		requests: 0,
 		expect: {
 			kind: 'error',
+			code: 'bad_input',
 			message: `The automation id "auto%207" contains characters an id cannot have (encoded or reserved characters). ${URL_HINT}`,
 			description: '',
 		},
@@ -169,6 +182,7 @@ export const credentialCases: MatrixCase[] = [
 		requests: 0,
 		expect: {
 			kind: 'error',
+			code: 'bad_input',
 			message: `The webhook URL must not have a query string (the part from "?"): remove it. ${URL_HINT}`,
 			description: '',
 		},
@@ -184,6 +198,7 @@ export const credentialCases: MatrixCase[] = [
 		requests: 0,
 		expect: {
 			kind: 'error',
+			code: 'bad_input',
 			message: `The webhook URL must not have a fragment (the part from "#"): remove it. ${URL_HINT}`,
 			description: '',
 		},
@@ -199,6 +214,7 @@ export const credentialCases: MatrixCase[] = [
 		requests: 0,
 		expect: {
 			kind: 'error',
+			code: 'bad_input',
 			message: `The webhook URL must not contain a user name or password. ${URL_HINT}`,
 			description: '',
 		},
@@ -239,6 +255,7 @@ export const credentialCases: MatrixCase[] = [
 		requests: 0,
 		expect: {
 			kind: 'error',
+			code: 'bad_input',
 			message:
 				"The signing secret is empty. Copy it from the automation's Webhook details into the credential.",
 			description: '',
@@ -255,6 +272,7 @@ export const credentialCases: MatrixCase[] = [
 		requests: 0,
 		expect: {
 			kind: 'error',
+			code: 'bad_input',
 			message:
 				"The signing secret is only whitespace. Copy it again from the automation's Webhook details.",
 			description: '',
@@ -271,6 +289,7 @@ export const credentialCases: MatrixCase[] = [
 		requests: 0,
 		expect: {
 			kind: 'error',
+			code: 'bad_input',
 			message:
 				'The signing secret starts or ends with whitespace (usually a copy-paste slip). Paste it again into the credential without the surrounding spaces or line breaks.',
 			description: '',

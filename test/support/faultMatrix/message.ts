@@ -44,6 +44,7 @@ export const messageCases: MatrixCase[] = [
 		requests: 0,
 		expect: {
 			kind: 'error',
+			code: 'bad_input',
 			message: 'The message is empty',
 			description: 'Type the instruction for the AI in Message',
 		},
@@ -58,6 +59,7 @@ export const messageCases: MatrixCase[] = [
 		requests: 0,
 		expect: {
 			kind: 'error',
+			code: 'bad_input',
 			message: 'The message is empty',
 			description: 'check that its expression gives text',
 		},
@@ -72,6 +74,7 @@ export const messageCases: MatrixCase[] = [
 		requests: 0,
 		expect: {
 			kind: 'error',
+			code: 'bad_input',
 			message: 'The message is empty',
 			description: 'check that its expression gives text',
 		},
@@ -86,6 +89,7 @@ export const messageCases: MatrixCase[] = [
 		requests: 0,
 		expect: {
 			kind: 'error',
+			code: 'bad_input',
 			message: 'The message is empty: its expression gave undefined',
 			description: 'Check that the field used in Message exists on this item.',
 		},
@@ -100,6 +104,7 @@ export const messageCases: MatrixCase[] = [
 		requests: 0,
 		expect: {
 			kind: 'error',
+			code: 'bad_input',
 			message: 'The message is empty: its expression gave null',
 			description: 'Check that the field used in Message exists on this item.',
 		},
@@ -137,6 +142,7 @@ export const messageCases: MatrixCase[] = [
 		requests: 0,
 		expect: {
 			kind: 'error',
+			code: 'bad_input',
 			message: 'The message must be text, but its expression gave Infinity',
 			description: 'Pick a text field, or turn the value into text',
 		},
@@ -151,6 +157,7 @@ export const messageCases: MatrixCase[] = [
 		requests: 0,
 		expect: {
 			kind: 'error',
+			code: 'bad_input',
 			message: 'The message must be text, but its expression gave an object',
 			description:
 				'Pick a text field, or turn the value into text, e.g. {{ JSON.stringify($json.order) }}.',
@@ -166,6 +173,7 @@ export const messageCases: MatrixCase[] = [
 		requests: 0,
 		expect: {
 			kind: 'error',
+			code: 'bad_input',
 			message: 'The message must be text, but its expression gave an array',
 			description: 'Pick a text field, or turn the value into text',
 		},
@@ -193,6 +201,7 @@ export const messageCases: MatrixCase[] = [
 		requests: 0,
 		expect: {
 			kind: 'error',
+			code: 'bad_input',
 			message: 'Message: its expression gave an object that contains itself (a circular reference)',
 			description: 'Pick the values to send',
 		},

@@ -18,6 +18,7 @@ export const networkCases: MatrixCase[] = [
 		requests: 0,
 		expect: {
 			kind: 'error',
+			code: 'connection_refused',
 			message: 'Could not connect to 127.0.0.1:{any}: connection refused',
 			description: REFUSED,
 		},
@@ -32,6 +33,7 @@ export const networkCases: MatrixCase[] = [
 		requests: 0,
 		expect: {
 			kind: 'error',
+			code: 'connection_refused',
 			message: 'Could not connect to {host}: connection refused',
 			description: REFUSED,
 		},
@@ -59,6 +61,7 @@ export const networkCases: MatrixCase[] = [
 		requests: 0,
 		expect: {
 			kind: 'error',
+			code: 'host_not_found',
 			message: 'The host nowhere.invalid:8080 could not be found (DNS ENOTFOUND)',
 			description:
 				"Check the host name in the credential's webhook URL, and the DNS of the machine running n8n. The name is looked up before anything is sent, so no run was created.",
@@ -74,10 +77,30 @@ export const networkCases: MatrixCase[] = [
 		requests: 0,
 		expect: {
 			kind: 'error',
+			code: 'host_not_found',
 			message: 'The host {host} could not be found (DNS EAI_AGAIN)',
 			description: 'and the DNS of the machine running n8n',
 		},
 		spec: 'Silent; chosen: not re-sent.',
+	},
+	{
+		id: 'n8n-refused-ssrf',
+		group: 'Connection',
+		case: "n8n's SSRF protection on (`N8N_SSRF_PROTECTION_ENABLED`), the webhook on a private address",
+		rule: "n8n's own refusal to send fails every item with n8n's words and sends nothing",
+		scope: 'all',
+		ssrfProtection: true,
+		parameters: { options: { retries: 2 } },
+		requests: 0,
+		expect: {
+			kind: 'error',
+			code: 'n8n_refused',
+			message: 'The request was blocked because it resolves to a restricted IP address',
+			description:
+				'Nothing was sent, so no run was created: once this is fixed, run the item again.',
+		},
+		note: "n8n's description (the allowlist an admin can set) comes first. Never re-sent.",
+		spec: 'Silent; chosen: n8n refuses before anything leaves it, so no run was created.',
 	},
 	{
 		id: 'reset-before-body',
@@ -88,6 +111,7 @@ export const networkCases: MatrixCase[] = [
 		requests: 0,
 		expect: {
 			kind: 'error',
+			code: 'may_have_run',
 			message:
 				"The connection to {host} was closed before the service's answer was complete (ECONNRESET)",
 			description: MAY_HAVE_RUN,
@@ -105,6 +129,7 @@ export const networkCases: MatrixCase[] = [
 		requests: 1,
 		expect: {
 			kind: 'error',
+			code: 'may_have_run',
 			message:
 				"The connection to {host} was closed before the service's answer was complete (ECONNRESET)",
 			description: MAY_HAVE_RUN,
@@ -121,6 +146,7 @@ export const networkCases: MatrixCase[] = [
 		requests: 1,
 		expect: {
 			kind: 'error',
+			code: 'may_have_run',
 			message:
 				"The connection to {host} was closed before the service's answer was complete ({any})",
 			description: MAY_HAVE_RUN,
@@ -140,6 +166,7 @@ export const networkCases: MatrixCase[] = [
 		requests: 1,
 		expect: {
 			kind: 'error',
+			code: 'may_have_run',
 			message: 'The service did not answer within 300 ms',
 			description: `${MAY_HAVE_RUN} Raise Options → Timeout if the service is slow.`,
 		},
@@ -155,6 +182,7 @@ export const networkCases: MatrixCase[] = [
 		requests: 1,
 		expect: {
 			kind: 'error',
+			code: 'may_have_run',
 			message: 'The service did not answer within 300 ms',
 			description: `${MAY_HAVE_RUN} Raise Options → Timeout if the service is slow.`,
 		},
@@ -173,6 +201,7 @@ export const networkCases: MatrixCase[] = [
 		requests: 0,
 		expect: {
 			kind: 'error',
+			code: 'tls_failed',
 			message: 'The TLS certificate of {host} is not trusted (DEPTH_ZERO_SELF_SIGNED_CERT)',
 			description:
 				'or turn on Options → Ignore SSL Issues (Insecure) if you accept the risk. The certificate is checked before the request is sent, so no run was created.',
@@ -201,6 +230,7 @@ export const networkCases: MatrixCase[] = [
 		requests: 0,
 		expect: {
 			kind: 'error',
+			code: 'may_have_run',
 			message:
 				"The connection to {host} was closed before the service's answer was complete (ECONNRESET)",
 			description: MAY_HAVE_RUN,

@@ -36,6 +36,7 @@ export const optionsCases: MatrixCase[] = [
 		),
 		expect: {
 			kind: 'error',
+			code: 'bad_input',
 			message: 'Options → Batching applies only when Sending is Fixed Batches, but it is Adaptive',
 			description: 'Set Options → Sending to Fixed Batches, or remove Batching.',
 		},

@@ -32,7 +32,8 @@ function behaviour(c: MatrixCase): string {
 	else if (outcome.kind === 'sent')
 		text = `Sent; output \`statusCode\` ${outcome.statusCode ?? 202}.`;
 	else {
-		const code = outcome.httpCode ? ` (\`httpCode\` ${outcome.httpCode})` : '';
+		const status = outcome.httpCode ? `, \`httpCode\` ${outcome.httpCode}` : '';
+		const code = outcome.code ? ` (\`${outcome.code}\`${status})` : '';
 		text = `${c.scope === 'all' ? 'Every item fails' : 'The item fails'}${code}: ${quoted(outcome.message)}`;
 	}
 	if (!c.custom && c.note) text += ` ${c.note}`;
@@ -54,10 +55,12 @@ export function renderFaultMatrix(cases: MatrixCase[] = CASES): string {
 		'Time (so that a fault reaches exactly the middle item) and Retries When Not Accepted is 0; the',
 		'Adaptive default has its own tests (`test/sending.engine.test.ts`).',
 		'',
+		"- **The code** in brackets is the failure's code, `details.code` of the error item and",
+		'  `context.code` of the error that stops the node ([what each means](reference.md#errors)).',
 		'- **Other items are unaffected**: with On Error → Continue each item gets its own output, paired',
 		'  with its input item (`pairedItem`); the failing item carries `error` and `details` (`itemIndex`,',
-		"  `description`, `httpCode`; on the error output n8n adds the input item's fields). Without Continue",
-		'  On Fail the node stops at the failing item: items before it were sent (their runs exist, their',
+		"  `code`, `description`, `httpCode`; on the error output n8n adds the input item's fields). Without",
+		'  Continue On Fail the node stops at the failing item: items before it were sent (their runs exist, their',
 		'  output is lost with the error), later items are not sent (with Fixed Batches, the rest of the',
 		'  failing batch was already sent; with Adaptive, the items already in flight).',
 		'- **Requests** is how many requests of the affected item reached the service. The node repeats a',

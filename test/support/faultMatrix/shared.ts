@@ -49,6 +49,7 @@ export const redirect = (status: number): MatrixCase => ({
 	requests: 1,
 	expect: {
 		kind: 'error',
+		code: 'redirected',
 		message: `The service answered with a redirect (${status}) to http://{host}/elsewhere`,
 		description:
 			"If the automation's webhook URL has changed, copy the new one from its Webhook details into the credential. Redirects are never followed",
@@ -68,6 +69,7 @@ export const serverError = (status: number): MatrixCase => ({
 	requests: 1,
 	expect: {
 		kind: 'error',
+		code: 'may_have_run',
 		message: `The service failed to handle the request (${status})`,
 		description: `${MAY_HAVE_RUN} The service said: upstream trouble`,
 		httpCode: String(status),
@@ -89,6 +91,7 @@ export const skewed = (status: number, offsetMs: number, direction: string): Mat
 	requests: 1,
 	expect: {
 		kind: 'error',
+		code: 'signature_rejected',
 		message: `The service rejected the signature (${status})`,
 		description: `Synchronise the clock of the machine running n8n (NTP): this machine's clock is {any} s ${direction} the service's, more than the 5 minutes a signature is valid (server time {any}, signature timestamp {any}). The service said: expired_signature`,
 		httpCode: String(status),
@@ -113,7 +116,12 @@ export function optionCase(
 		scope: 'all',
 		parameters: { options },
 		requests: 0,
-		expect: { kind: 'error', message, description: 'remove the option to use its default' },
+		expect: {
+			kind: 'error',
+			code: 'bad_input',
+			message,
+			description: 'remove the option to use its default',
+		},
 		spec,
 	};
 }

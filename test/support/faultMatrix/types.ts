@@ -9,6 +9,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
+import type { FailureCode } from '../../../nodes/TriggerAutomation/answer/failure';
 import type { ReceivedRequest } from '../receiver';
 import type { Odd } from '../oddItems';
 
@@ -75,8 +76,18 @@ export type Outcome =
 			/** The `response` of item 1's output (default: the receiver's JSON answer). */
 			response?: unknown;
 	  }
-	/** The item fails; `{host}` stands for host:port of the webhook URL, `{any}` for any text. */
-	| { kind: 'error'; message: string; description: string; httpCode?: string }
+	/**
+	 * The item fails; `{host}` stands for host:port of the webhook URL, `{any}` for any text. `code`:
+	 * the failure's code (docs/reference.md#errors); only the custom Stopping cases, where n8n
+	 * cancels the execution, have none.
+	 */
+	| {
+			kind: 'error';
+			code?: FailureCode;
+			message: string;
+			description: string;
+			httpCode?: string;
+	  }
 	/** n8n refuses to start the workflow (a parameter issue), so nothing runs. */
 	| { kind: 'notStarted'; message: string };
 
@@ -106,6 +117,8 @@ export interface MatrixCase {
 	secret?: string;
 	/** The receiver speaks TLS with a self-signed certificate made at test time. */
 	tls?: boolean;
+	/** n8n's SSRF protection is on (N8N_SSRF_PROTECTION_ENABLED), which refuses 127.0.0.1. */
+	ssrfProtection?: boolean;
 	fault?: Fault;
 	/** How many requests of each affected item reach the service. */
 	requests: number;
