@@ -17,7 +17,7 @@ import { sendOneTrigger, triggerBody } from './demoTrigger';
 import { outputOf, runWorkflow } from './engine';
 import { loadExamples, prepareExample } from './examples';
 import type { RunRecord } from './simulator';
-import { AutomationServiceSimulator } from './simulator';
+import { AutomationServiceSimulator, DEV_SECRET, failureLines } from './simulator';
 
 const DEMO_AUTOMATION = 'demo-automation';
 
@@ -98,18 +98,27 @@ async function main(): Promise<void> {
 		return;
 	}
 
-	const demoSecret = `demo_${randomBytes(16).toString('hex')}`;
+	const serve = command.kind === 'serve' ? command : undefined;
+	const demoSecret = serve?.fixedSecret ? DEV_SECRET : `demo_${randomBytes(16).toString('hex')}`;
 	const simulator = new AutomationServiceSimulator({
 		automations: [{ id: DEMO_AUTOMATION, secret: demoSecret }],
+		...(serve?.perSecond === undefined ? {} : { perSecond: serve.perSecond }),
+		...(serve?.busySeconds === undefined ? {} : { busyForMs: serve.busySeconds * 1000 }),
 	});
 	const base = await simulator.start(command.port);
 	const webhookUrl = simulator.webhookUrl(DEMO_AUTOMATION);
-	if (command.kind === 'serve') {
+	if (serve) {
 		console.log(`Automation Service simulator on ${base}`);
 		console.log(`  Webhook URL:    ${webhookUrl}`);
 		console.log(`  Signing secret: ${demoSecret}`);
 		console.log(`  Run history:    ${base}/automations/${DEMO_AUTOMATION}/runs`);
-		console.log('Put both into a Service Webhook Secret credential in n8n. Ctrl+C stops.');
+		for (const [label, text] of failureLines(serve))
+			console.log(`  ${`${label}:`.padEnd(16)}${text}`);
+		console.log(
+			`Put both into a Service Webhook Secret credential in n8n${
+				serve.fixedSecret ? ' (the secret stays the same at every start)' : ''
+			}. Ctrl+C stops.`,
+		);
 		return;
 	}
 	console.log(`Automation Service simulator on ${base}, automation "${DEMO_AUTOMATION}"`);

@@ -19,6 +19,10 @@ Without options: runs every example workflow through n8n's engine against the lo
 
   --serve                 Only start the simulator and keep it running (for the n8n editor).
   --port <n>              The simulator's port (default: a free one).
+  --fixed-secret          With --serve: the signing secret npm run dev's simulator has, the same at
+                          every start (default: a new one each start).
+  --per-second <n>        With --serve: a rate limit; beyond n requests per second, 429.
+  --busy <seconds>        With --serve: every request is a 429 for this long from the first one.
   --url <webhook URL>     Trigger a real automation once, with the signing secret taken from the
                           ${SECRET_VARIABLE} environment variable. Needs --message.
   --message <text>        The instruction for the automation's AI (data.message).
@@ -38,9 +42,16 @@ class UsageError extends Error {}
  * @property {string} signingSecret From the environment, never from a flag: a flag would show in
  *   the process list.
  *
+ * @typedef {object} ServeCommand
+ * @property {'serve'} kind
+ * @property {number} port
+ * @property {boolean} fixedSecret
+ * @property {number} [perSecond]
+ * @property {number} [busySeconds]
+ *
  * @typedef {{ kind: 'help' }
  *   | { kind: 'examples'; port: number }
- *   | { kind: 'serve'; port: number }
+ *   | ServeCommand
  *   | TriggerCommand} DemoCommand
  *
  * @typedef {(url: string) => unknown} WebhookUrlRule The credential's parseWebhookUrl: throws,
@@ -89,6 +100,21 @@ function signingSecretFrom(env) {
 }
 
 /**
+ * A flag's value as a number above 0, or undefined when the flag is not given.
+ * @param {string} flag
+ * @param {string | undefined} text
+ * @returns {number | undefined}
+ */
+function positiveNumber(flag, text) {
+	if (text === undefined) return undefined;
+	const value = Number(text);
+	if (text.trim() === '' || !Number.isFinite(value) || value <= 0) {
+		throw new UsageError(`--${flag} must be a number above 0, got ${JSON.stringify(text)}`);
+	}
+	return value;
+}
+
+/**
  * @param {string[]} argv
  * @param {NodeJS.ProcessEnv} env
  * @param {WebhookUrlRule} checkWebhookUrl Called only when --url is given.
@@ -105,6 +131,9 @@ function parseDemoArgs(argv, env, checkWebhookUrl) {
 				help: { type: 'boolean', short: 'h' },
 				serve: { type: 'boolean' },
 				port: { type: 'string' },
+				'fixed-secret': { type: 'boolean' },
+				'per-second': { type: 'string' },
+				busy: { type: 'string' },
 				url: { type: 'string' },
 				message: { type: 'string' },
 				context: { type: 'string' },
@@ -122,9 +151,32 @@ function parseDemoArgs(argv, env, checkWebhookUrl) {
 		if (!Number.isInteger(port) || port < 0 || port > 65535) {
 			throw new UsageError(`--port must be a port number, got ${JSON.stringify(values.port)}`);
 		}
-		return { kind: values.serve ? 'serve' : 'examples', port };
+		if (!values.serve) {
+			for (const flag of /** @type {const} */ (['fixed-secret', 'per-second', 'busy'])) {
+				if (values[flag] !== undefined) throw new UsageError(`--${flag} is only used with --serve`);
+			}
+			return { kind: 'examples', port };
+		}
+		const perSecond = positiveNumber('per-second', values['per-second']);
+		if (perSecond !== undefined && !Number.isInteger(perSecond)) {
+			throw new UsageError(`--per-second must be a whole number of requests, got ${perSecond}`);
+		}
+		const busySeconds = positiveNumber('busy', values.busy);
+		return {
+			kind: 'serve',
+			port,
+			fixedSecret: values['fixed-secret'] === true,
+			...(perSecond === undefined ? {} : { perSecond }),
+			...(busySeconds === undefined ? {} : { busySeconds }),
+		};
 	}
-	for (const flag of /** @type {const} */ (['serve', 'port'])) {
+	for (const flag of /** @type {const} */ ([
+		'serve',
+		'port',
+		'fixed-secret',
+		'per-second',
+		'busy',
+	])) {
 		if (values[flag] !== undefined) throw new UsageError(`--${flag} is not used with --url`);
 	}
 	try {
@@ -172,4 +224,4 @@ function inCliTerms(text) {
 	);
 }
 
-module.exports = { SECRET_VARIABLE, USAGE, UsageError, parseDemoArgs, inCliTerms };
+module.exports = { SECRET_VARIABLE, USAGE, UsageError, parseDemoArgs, positiveNumber, inCliTerms };

@@ -15,6 +15,13 @@ import { TokenBucket } from './tokenBucket';
 import type { VerificationCode } from './verifySignature';
 import { VerificationError, receivedSignatureHeader, verifySignature } from './verifySignature';
 
+/**
+ * The signing secret of the automations of `npm run dev`'s simulator, and of `npm start -- --serve
+ * --fixed-secret`'s: a local value that stands for a real one only on this machine, printed for the
+ * user to copy, the same at every start so that a credential keeps working.
+ */
+export const DEV_SECRET = 'dev_simulator_signing_secret';
+
 export interface SimulatedAutomation {
 	id: string;
 	secret: string;
@@ -34,13 +41,19 @@ export interface SimulatorOptions {
 	automations: SimulatedAutomation[];
 	toleranceMs?: number;
 	maxBodyBytes?: number;
-	/** Clock used for expiry checks; injectable for tests. */
+	/** Clock used for expiry checks and the busy spell; injectable for tests. */
 	now?: () => number;
 	/**
 	 * A rate limit, as a service applies one: beyond this many trigger requests per second (a
 	 * token bucket holding one second's worth), 429 with Retry-After: 1 and no run.
 	 */
 	perSecond?: number;
+	/**
+	 * A busy spell: for this long from the first trigger request (not from the start, which comes
+	 * well before anyone sends: n8n's own start, a credential to set up), every trigger request is
+	 * answered 429 with Retry-After: 1 and creates no run. Then the rate limit, if any.
+	 */
+	busyForMs?: number;
 }
 
 interface Rejection {
@@ -96,9 +109,12 @@ export class AutomationServiceSimulator {
 	baseUrl = '';
 	/** Every request that reached the simulator, accepted or not. */
 	requests = 0;
-	/** Trigger requests turned away by the rate limit. */
+	/** Trigger requests turned away with 429, by the rate limit or the busy spell. */
 	tooMany = 0;
 	private readonly bucket: TokenBucket | undefined;
+	private readonly busyForMs: number | undefined;
+	/** When the first trigger request came, which began the busy spell. */
+	private busySince: number | undefined;
 
 	constructor(options: SimulatorOptions) {
 		for (const { id, secret } of options.automations) this.secrets.set(id, secret);
@@ -106,6 +122,7 @@ export class AutomationServiceSimulator {
 		this.maxBodyBytes = options.maxBodyBytes ?? 32 * 1024 * 1024;
 		this.now = options.now ?? Date.now;
 		this.bucket = options.perSecond === undefined ? undefined : new TokenBucket(options.perSecond);
+		this.busyForMs = options.busyForMs;
 	}
 
 	async start(port = 0): Promise<string> {
@@ -154,6 +171,11 @@ export class AutomationServiceSimulator {
 			res.setHeader('Allow', 'POST');
 			return send(res, 405, { error: 'method_not_allowed', message: 'Trigger with POST.' });
 		}
+		if (this.busy()) {
+			this.tooMany++;
+			res.setHeader('Retry-After', '1');
+			return send(res, 429, { error: 'busy', message: 'The service is busy: retry after 1 s.' });
+		}
 		if (this.bucket && !this.bucket.admit()) {
 			this.tooMany++;
 			res.setHeader('Retry-After', '1');
@@ -181,6 +203,14 @@ export class AutomationServiceSimulator {
 			if (rejection)
 				send(res, rejection.status, { error: rejection.error, message: rejection.message });
 		});
+	}
+
+	/** Whether a trigger request arriving now falls in the busy spell (the first one begins it). */
+	private busy(): boolean {
+		if (this.busyForMs === undefined) return false;
+		const now = this.now();
+		this.busySince ??= now;
+		return now - this.busySince < this.busyForMs;
 	}
 
 	private unknown(id: string): Rejection & { status: 404 } {
@@ -281,4 +311,25 @@ export class AutomationServiceSimulator {
 			if (now - timestamp >= this.toleranceMs) this.seen.delete(key);
 		}
 	}
+}
+
+/**
+ * What a simulator started with a busy spell or a rate limit does, for the user who asked: pairs
+ * of a label and a sentence.
+ */
+export function failureLines(options: {
+	perSecond?: number;
+	busySeconds?: number;
+}): Array<[string, string]> {
+	const lines: Array<[string, string]> = [];
+	if (options.busySeconds !== undefined) {
+		const text = `every request answered 429 (Retry-After: 1) for ${options.busySeconds} s from the first one`;
+		lines.push(['Busy spell', text]);
+	}
+	if (options.perSecond !== undefined) {
+		const after = options.busySeconds === undefined ? '' : ' after the spell';
+		const text = `${options.perSecond} requests/s${after}; beyond it, 429 with Retry-After: 1`;
+		lines.push(['Rate limit', text]);
+	}
+	return lines;
 }

@@ -22,9 +22,20 @@ describe('npm start: flags', () => {
 		expect(parse(['--serve', '--port', '5800'], {})).toEqual({
 			kind: 'serve',
 			port: 5800,
+			fixedSecret: false,
 		});
 		expect(parse(['--help'], {})).toEqual({ kind: 'help' });
 		expect(parse(['-h'], {})).toEqual({ kind: 'help' });
+	});
+
+	it('--serve takes a fixed secret, a rate limit and a busy spell, to try failures in the editor', () => {
+		expect(parse(['--serve', '--fixed-secret', '--per-second', '5', '--busy', '2.5'], {})).toEqual({
+			kind: 'serve',
+			port: 0,
+			fixedSecret: true,
+			perSecond: 5,
+			busySeconds: 2.5,
+		});
 	});
 
 	it('only --url asks for the URL rules (npm start compiles them for a --url alone)', () => {
@@ -73,6 +84,13 @@ describe('npm start: flags', () => {
 		[['--url', URL, '--message', 'x', '--serve'], /not used/],
 		[['extra'], /positional/i],
 		[['--port', 'abc'], /--port must be a port number/],
+		[['--busy', '5'], /^--busy is only used with --serve/],
+		[['--fixed-secret'], /^--fixed-secret is only used with --serve/],
+		[['--url', URL, '--message', 'x', '--per-second', '5'], /^--per-second is not used/],
+		[['--serve', '--busy', '0'], /^--busy must be a number above 0, got "0"/],
+		[['--serve', '--busy', 'soon'], /^--busy must be a number above 0, got "soon"/],
+		[['--serve', '--per-second=-1'], /^--per-second must be a number above 0/],
+		[['--serve', '--per-second', '2.5'], /^--per-second must be a whole number/],
 	])('%j is a usage error naming the flag', (argv, message) => {
 		expect(() => parse(argv, ENV)).toThrow(UsageError);
 		expect(() => parse(argv, ENV)).toThrow(message);

@@ -247,3 +247,65 @@ describe('the simulator with a rate limit', () => {
 		expect(limited.tooMany).toBe(2);
 	});
 });
+
+describe('the simulator with a busy spell', () => {
+	const BUSY_MS = 10_000;
+	// Its own clock: the spell is measured on it, so no test waits for it to pass.
+	let busyClock = Date.now();
+	const busy = new AutomationServiceSimulator({
+		automations: [{ id: ID, secret: SECRET }],
+		busyForMs: BUSY_MS,
+		perSecond: 1,
+		now: () => busyClock,
+	});
+	beforeAll(async () => {
+		await busy.start();
+	});
+	afterAll(async () => busy.stop());
+
+	function trigger(
+		message: string,
+	): Promise<{ status: number; retryAfter?: string; error?: string }> {
+		const body = JSON.stringify({ data: { message } });
+		return new Promise((resolve, reject) => {
+			const req = request(
+				`${busy.baseUrl}/webhooks/cloud/${ID}`,
+				{ method: 'POST', headers: signed(body, busyClock) },
+				(res) => {
+					const chunks: Buffer[] = [];
+					res.on('data', (chunk: Buffer) => chunks.push(chunk));
+					res.on('end', () =>
+						resolve({
+							status: res.statusCode ?? 0,
+							retryAfter: res.headers['retry-after'] as string | undefined,
+							error: (JSON.parse(Buffer.concat(chunks).toString()) as { error?: string }).error,
+						}),
+					);
+				},
+			);
+			req.on('error', reject);
+			req.end(body);
+		});
+	}
+
+	it('from the first trigger request on, for busyForMs, every one is 429 with Retry-After: 1 and no run; then the rate limit applies, its tokens unspent', async () => {
+		const first = Date.now();
+		busyClock = first;
+		const during = [await trigger('m1'), await trigger('m2')];
+		busyClock = first + BUSY_MS - 1;
+		during.push(await trigger('m3'));
+		expect(during).toEqual(
+			Array.from({ length: 3 }, () => ({ status: 429, retryAfter: '1', error: 'busy' })),
+		);
+		expect(busy.runs(ID)).toHaveLength(0);
+		expect(busy.tooMany).toBe(3);
+
+		busyClock = first + BUSY_MS;
+		const after = await Promise.all([trigger('m4'), trigger('m5')]);
+		expect(after.map((answer) => [answer.status, answer.error]).sort()).toEqual([
+			[202, undefined],
+			[429, 'rate_limited'],
+		]);
+		expect(busy.runs(ID)).toHaveLength(1);
+	});
+});
