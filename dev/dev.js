@@ -19,10 +19,18 @@ then npm run dev again.`);
 	process.exit(1);
 }
 
-const { devOptions, notInstalled } = require('./devCli');
+const { UsageError, devOptions, notInstalled } = require('./devCli');
 const { buildAndRun } = require('./launch');
 
-const problem = notInstalled(join(root, 'e2e', '.apps'), devOptions(args).appId);
+let options;
+try {
+	options = devOptions(args);
+} catch (error) {
+	if (!(error instanceof UsageError)) throw error;
+	console.error(`npm run dev: ${error.message}`);
+	process.exit(2);
+}
+const problem = notInstalled(join(root, 'e2e', '.apps'), options.appId);
 if (problem) {
 	console.error(`npm run dev: ${problem}. Then npm run dev again.`);
 	process.exit(1);

@@ -7,21 +7,45 @@
 const { existsSync } = require('node:fs');
 const { join } = require('node:path');
 
+const { UsageError, positiveNumber } = require('./demoCli');
+
+/**
+ * @typedef {object} DevOptions
+ * @property {'n8n-2' | 'n8n-1'} appId
+ * @property {number} port
+ * @property {boolean} restoreExamples
+ * @property {string | undefined} dir Where n8n's data and the pid file go (default: .dev-n8n).
+ * @property {number | undefined} perSecond The simulator's rate limit.
+ * @property {number | undefined} busySeconds The simulator's busy spell.
+ */
+
 /**
  * @param {string[]} argv
- * @returns {{ appId: 'n8n-2' | 'n8n-1', port: number, restoreExamples: boolean }}
+ * @returns {DevOptions} Throws a UsageError (./demoCli.js) for a value it cannot use.
  */
 function devOptions(argv) {
-	/** @param {string} name @param {string} fallback */
-	const option = (name, fallback) => {
+	/** @param {string} name */
+	const option = (name) => {
 		const index = argv.indexOf(`--${name}`);
-		return index === -1 ? fallback : (argv[index + 1] ?? fallback);
+		return index === -1 ? undefined : argv[index + 1];
 	};
+	const port = Number(option('port') ?? '5678');
+	if (!Number.isInteger(port) || port < 1 || port > 65534) {
+		// The simulator takes the next port.
+		throw new UsageError(`--port must be a port number below 65535, got ${option('port')}`);
+	}
+	const perSecond = positiveNumber('per-second', option('per-second'));
+	if (perSecond !== undefined && !Number.isInteger(perSecond)) {
+		throw new UsageError(`--per-second must be a whole number of requests, got ${perSecond}`);
+	}
 	return {
-		appId: option('n8n', '2') === '1' ? 'n8n-1' : 'n8n-2',
-		port: Number(option('port', '5678')),
+		appId: option('n8n') === '1' ? 'n8n-1' : 'n8n-2',
+		port,
 		// Off by default: a restart keeps what the user changed in the examples.
 		restoreExamples: argv.includes('--restore-examples'),
+		dir: option('dir'),
+		perSecond,
+		busySeconds: positiveNumber('busy', option('busy')),
 	};
 }
 
@@ -36,4 +60,4 @@ function notInstalled(appsDir, appId) {
 	return `n8n is not installed in e2e/.apps/${appId}: run bash e2e/install.sh ${appId} once (a few minutes; about 2 GB on disk; it builds sqlite3 with python3, make and g++)`;
 }
 
-module.exports = { devOptions, notInstalled };
+module.exports = { UsageError, devOptions, notInstalled };

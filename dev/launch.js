@@ -33,10 +33,19 @@ function buildAndRun(script, args) {
 		cwd: root,
 		stdio: 'inherit',
 	});
-	// Ctrl+C reaches the script too (same process group); this one waits for it to end.
-	for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
+	// A signal to npm or to this process alone (kill) is passed on; this one waits for the script
+	// to end. Ctrl+C (and a closed terminal) signals the whole process group, so the script gets
+	// that one twice or three times (npm passes it on too): it must take a repeat as the same request.
+	for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP'])) {
 		process.on(signal, () => child.kill(signal));
 	}
+	// `kill <npm's pid>`: npm passes SIGTERM to the shell it ran this in, which dies of it without
+	// passing it on, and leaves this process to init. The script is stopped then too.
+	const parent = process.ppid;
+	const orphaned = setInterval(() => {
+		if (process.ppid !== parent) child.kill('SIGTERM');
+	}, 500);
+	orphaned.unref();
 	child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 }
 

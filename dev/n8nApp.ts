@@ -134,6 +134,10 @@ export class N8nInstance {
 	port = 0;
 	log = '';
 	private server?: ChildProcess;
+	/** CLI commands running (an import), which stop() ends too. */
+	private readonly commands = new Set<ChildProcess>();
+	/** Set by stop(), so that a start() it interrupted before n8n was spawned spawns none. */
+	private stopRequested = false;
 
 	constructor(
 		readonly app: N8nApp,
@@ -215,6 +219,7 @@ export class N8nInstance {
 		const env = await this.env();
 		return await new Promise((resolve, reject) => {
 			const child = spawn(command, argv, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+			this.commands.add(child);
 			let stdout = '';
 			let stderr = '';
 			child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
@@ -225,6 +230,7 @@ export class N8nInstance {
 			}, timeoutMs);
 			child.on('error', reject);
 			child.on('close', (code) => {
+				this.commands.delete(child);
 				clearTimeout(timer);
 				this.log += stdout + stderr;
 				resolve({ code, stdout, stderr });
@@ -250,10 +256,12 @@ export class N8nInstance {
 	 * worker once it is ready for jobs.
 	 */
 	async start(timeoutMs = 180_000, args = ['start']): Promise<void> {
+		this.stopRequested = false;
 		this.port = this.options.port ?? (await freePort());
 		const worker = args[0] === 'worker';
 		const [command, argv] = this.n8nArgs(args);
 		const env = await this.env();
+		if (this.stopRequested) throw new Error('n8n was stopped while starting');
 		const server = spawn(command, argv, { env, stdio: ['ignore', 'pipe', 'pipe'] });
 		this.server = server;
 		const onData = (chunk: Buffer) => {
@@ -286,6 +294,8 @@ export class N8nInstance {
 	}
 
 	async stop(): Promise<void> {
+		this.stopRequested = true;
+		for (const command of this.commands) command.kill('SIGTERM');
 		const server = this.server;
 		this.server = undefined;
 		if (!server || server.exitCode !== null) return;

@@ -10,6 +10,8 @@
  *   npm run dev -- --n8n 1      n8n 1.x on Node 20
  *   npm run dev -- --port 5700  another editor port (the simulator takes the next one)
  *   npm run dev -- --restore-examples  the examples and their credentials as in examples/ again
+ *   npm run dev -- --busy 20 --per-second 5  the simulator busy, then rate-limited
+ *   npm run dev -- --dir /tmp/dev2 --port 5700  n8n's data and the pid file elsewhere
  *
  * n8n's own output goes to a log file beside its data, which the summary names; the terminal keeps
  * the steps and the summary.
@@ -19,30 +21,31 @@ import {
 	existsSync,
 	mkdirSync,
 	readFileSync,
+	renameSync,
 	rmSync,
 	writeFileSync,
 } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 
 import { devOptions } from './devCli';
 import type { N8nApp } from './n8nApp';
 import { APPS, N8nInstance, OWNER, appDir, appVersion, setUpOwner } from './n8nApp';
 import { PACKAGE_DIR } from './packageDir';
 import { PACKAGE_NAME } from './packageNames';
-import { AutomationServiceSimulator } from './simulator';
+import { AutomationServiceSimulator, DEV_SECRET, failureLines } from './simulator';
 import { credentialsOf, readExamples, workflowId } from './exampleFiles';
 
 const AUTOMATION = 'dev-automation';
 // The simulator's own secret: it stands for a real one only on this machine, so the summary shows
 // it (a user who changed the credential can put it back).
-export const DEV_SECRET = 'dev_simulator_signing_secret';
+export { DEV_SECRET };
 // Beside n8n's data: the webhook URL the examples' credentials were imported with.
 const IMPORTED_FILE = 'examples-imported.json';
 
 /** `npm run dev`'s flags (dev/devCli.js, which dev/dev.js checks before the build). */
-function options(argv: string[]): { app: N8nApp; port: number; restoreExamples: boolean } {
-	const { appId, port, restoreExamples } = devOptions(argv);
-	return { app: APPS[appId], port, restoreExamples };
+function options(argv: string[]) {
+	const { appId, dir, ...rest } = devOptions(argv);
+	return { app: APPS[appId], dir: resolve(dir ?? join(PACKAGE_DIR, '.dev-n8n')), ...rest };
 }
 
 /** Stops the dev n8n a previous `npm run dev` left running (its pid is kept beside its data). */
@@ -112,15 +115,24 @@ export async function startDevN8n(options: {
 	dataDir: string;
 	/** Import the examples and their credentials even into an existing database (overwriting them). */
 	restoreExamples?: boolean;
+	/** The simulator's rate limit (requests per second) and busy spell. */
+	perSecond?: number;
+	busySeconds?: number;
 	print: (text: string) => void;
+	/** Aborting it while n8n starts stops what was started; the promise then rejects. */
+	signal?: AbortSignal;
 }): Promise<DevN8n> {
-	const { app, port, dataDir, print } = options;
+	const { app, port, dataDir, print, perSecond, busySeconds, signal } = options;
 	mkdirSync(dataDir, { recursive: true });
 	const simulator = new AutomationServiceSimulator({
 		automations: [{ id: AUTOMATION, secret: DEV_SECRET }],
+		...(perSecond === undefined ? {} : { perSecond }),
+		...(busySeconds === undefined ? {} : { busyForMs: busySeconds * 1000 }),
 	});
 	await simulator.start(options.simulatorPort ?? port + 1);
 	const logFile = join(dataDir, 'n8n.log');
+	// The last run's log is kept beside the new one: it tells what happened before this start.
+	if (existsSync(logFile)) renameSync(logFile, join(dataDir, 'n8n.previous.log'));
 	writeFileSync(logFile, '');
 	const n8n = new N8nInstance(app, {
 		userFolder: dataDir,
@@ -128,11 +140,15 @@ export async function startDevN8n(options: {
 		env: quietSettings(app),
 		onLog: (line) => appendFileSync(logFile, `${line}\n`),
 	});
-	const stop = async () => {
-		await n8n.stop();
-		await simulator.stop();
-	};
+	let stopping: Promise<void> | undefined;
+	const stop = () =>
+		(stopping ??= (async () => {
+			await n8n.stop();
+			await simulator.stop();
+		})());
+	signal?.addEventListener('abort', () => void stop(), { once: true });
 	try {
+		if (signal?.aborted) throw new Error('stopped while starting');
 		const fresh = !existsSync(join(dataDir, '.n8n', 'database.sqlite'));
 		n8n.installPackage();
 		const webhookUrl = simulator.webhookUrl(AUTOMATION);
@@ -158,6 +174,7 @@ export async function startDevN8n(options: {
 		appendFileSync(logFile, n8n.log);
 		print(`Starting n8n ${n8n.version} (its output: ${relative(process.cwd(), logFile)}) …`);
 		await n8n.start();
+		if (signal?.aborted) throw new Error('stopped while starting');
 		if (fresh) await setUpOwner(n8n);
 		const indent = ' '.repeat(14);
 		const lines = [
@@ -172,6 +189,9 @@ export async function startDevN8n(options: {
 					: 'kept as you left them, with your credentials and executions'),
 			`  Simulator:  ${webhookUrl} (run history: ${simulator.baseUrl}/automations/${AUTOMATION}/runs)`,
 			`${indent}its signing secret: ${DEV_SECRET} (a Service Webhook Secret credential takes both)`,
+			...failureLines({ perSecond, busySeconds }).map(
+				([label, text]) => `${indent}${label.toLowerCase()}: ${text}`,
+			),
 			// A restart on another port moves the simulator; kept credentials still name the old one.
 			...(importedUrl === webhookUrl
 				? []
@@ -193,28 +213,56 @@ export async function startDevN8n(options: {
 }
 
 async function main(): Promise<void> {
-	const { app, port, restoreExamples } = options(process.argv.slice(2));
-	const pidFile = join(PACKAGE_DIR, '.dev-n8n', 'dev.pid');
-	mkdirSync(dirname(pidFile), { recursive: true });
+	const { app, port, restoreExamples, dir, perSecond, busySeconds } = options(
+		process.argv.slice(2),
+	);
+	const pidFile = join(dir, 'dev.pid');
+	mkdirSync(dir, { recursive: true });
 	await stopPrevious(pidFile);
 	writeFileSync(pidFile, String(process.pid));
-	// Set once n8n runs; an n8n still starting gets Ctrl+C itself (same process group).
-	const running: { dev?: DevN8n } = {};
-	const stop = async () => {
-		await running.dev?.stop();
+	const removePidFile = () => {
 		if (existsSync(pidFile) && readFileSync(pidFile, 'utf8') === String(process.pid))
 			rmSync(pidFile);
+	};
+	const aborted = new AbortController();
+	let stopping = false;
+	const stop = async (signal: NodeJS.Signals) => {
+		// One Ctrl+C arrives more than once: the terminal signals every process of the group, and npm
+		// and dev/launch.js forward theirs. Each must not end this process before n8n has stopped.
+		if (stopping) return;
+		stopping = true;
+		// Not after the terminal closed (SIGHUP): nothing reads this any more.
+		if (signal !== 'SIGHUP') console.log('Stopping n8n and the simulator …');
+		aborted.abort();
+		// What started stops itself when aborted; what is running is stopped here.
+		const dev = await running.catch(() => undefined);
+		await dev?.stop();
+		removePidFile();
+		if (signal !== 'SIGHUP') console.log('Stopped.');
 		process.exit(0);
 	};
-	process.once('SIGINT', () => void stop());
-	process.once('SIGTERM', () => void stop());
-	running.dev = await startDevN8n({
+	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+		process.on(signal, () => void stop(signal));
+	}
+	// Before any signal can be handled: the handlers run from the event loop, after this line.
+	const running = startDevN8n({
 		app,
 		port,
-		dataDir: join(PACKAGE_DIR, '.dev-n8n', app.id),
+		dataDir: join(dir, app.id),
 		restoreExamples,
+		perSecond,
+		busySeconds,
 		print: (text) => console.log(text),
+		signal: aborted.signal,
 	});
+	try {
+		await running;
+	} catch (error) {
+		// Stopped while starting: stop() ends the process.
+		if (stopping) return;
+		removePidFile();
+		throw error;
+	}
 }
 
 // Run as `npm run dev`; imported by its end-to-end test.

@@ -3,9 +3,14 @@
  * steps and the summary, n8n's own output goes to the log file the summary names, and n8n's own
  * settings keep its offline noise (lookups of n8n's hosts and their stack traces, deprecation notices
  * for defaults) out of that log where n8n has one. Restarted, it keeps an edit made in the editor
- * (through n8n's REST API, as the editor saves); --restore-examples puts the example back.
+ * (through n8n's REST API, as the editor saves); --restore-examples puts the example back. The whole
+ * command, `npm run dev` itself, stops cleanly on Ctrl+C (SIGINT to its process group, as a
+ * terminal sends it) and on a SIGTERM to npm alone.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -15,6 +20,7 @@ import { EXAMPLE_IDS, readExamples } from '../dev/exampleFiles';
 import { APPS, OWNER, freePort } from '../dev/n8nApp';
 import type { DevN8n } from '../dev/n8nDev';
 import { DEV_SECRET, startDevN8n } from '../dev/n8nDev';
+import { PACKAGE_DIR } from '../dev/packageDir';
 
 const ORDER_ID = EXAMPLE_IDS['order-to-automation.json'];
 
@@ -158,3 +164,112 @@ for (const app of Object.values(APPS)) {
 		}
 	});
 }
+
+/** The processes of a process group (npm's, with everything it started). */
+function groupMembers(pgid: number): string[] {
+	return execFileSync('ps', ['-eo', 'pid=,pgid=,args='], { encoding: 'utf8' })
+		.split('\n')
+		.map((line) => line.trim().split(/\s+/))
+		.filter(([pid, group]) => Number(group) === pgid && Number(pid) !== pgid)
+		.map((fields) => fields.join(' '));
+}
+
+/** Whether nothing listens on the port (a connection is refused). */
+function portFree(port: number): Promise<boolean> {
+	return new Promise((resolve) => {
+		const socket = connect(port, '127.0.0.1');
+		socket.once('connect', () => {
+			socket.destroy();
+			resolve(false);
+		});
+		socket.once('error', () => resolve(true));
+	});
+}
+
+/** Polls until `check` holds; a generous deadline, so a slow machine only takes longer. */
+async function until(what: string, check: () => boolean | Promise<boolean>, ms = 90_000) {
+	const deadline = Date.now() + ms;
+	while (!(await check())) {
+		if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${what}`);
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
+}
+
+describe('npm run dev stops cleanly', () => {
+	const dir = mkdtempSync(join(tmpdir(), 'npm-run-dev-'));
+	const logFile = join(dir, 'n8n-2', 'n8n.log');
+	let npm: ChildProcess | undefined;
+	let output = '';
+	let port: number;
+
+	/** `npm run dev` in a process group of its own, as a terminal runs a command; resolves once up. */
+	async function npmRunDev(): Promise<ChildProcess> {
+		output = '';
+		const child = spawn(
+			'npm',
+			['run', 'dev', '--silent', '--', '--dir', dir, '--port', String(port)],
+			{ cwd: PACKAGE_DIR, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
+		);
+		npm = child;
+		child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+		child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+		await until(
+			'the summary',
+			() => {
+				if (child.exitCode !== null) throw new Error(`npm run dev exited:\n${output}`);
+				return /^ {2}Editor: /m.test(output);
+			},
+			400_000,
+		);
+		return child;
+	}
+
+	/** After the signal: npm ends, and with it every process it started; the ports are free. */
+	async function expectStopped(child: ChildProcess): Promise<void> {
+		await until('npm exits', () => child.exitCode !== null || child.signalCode !== null);
+		await until('no process of the group is left', () => groupMembers(child.pid!).length === 0);
+		expect(await portFree(port)).toBe(true);
+		expect(await portFree(port + 1)).toBe(true);
+		expect(existsSync(join(dir, 'dev.pid'))).toBe(false);
+		expect(output).toContain('Stopping n8n and the simulator');
+		expect(output).toContain('Stopped.');
+	}
+
+	beforeAll(async () => {
+		port = await freePort();
+	});
+
+	afterAll(() => {
+		// Only if a test failed half-way: the group this suite started, nothing else.
+		if (npm?.pid !== undefined && groupMembers(npm.pid).length > 0) {
+			process.kill(-npm.pid, 'SIGKILL');
+		}
+		rmSync(dir, { recursive: true, force: true });
+	});
+
+	it("Ctrl+C (SIGINT to npm's process group, twice) ends n8n and all it started, frees the port, removes the pid file, keeps the log", async () => {
+		const child = await npmRunDev();
+		expect(readFileSync(join(dir, 'dev.pid'), 'utf8')).toMatch(/^\d+$/);
+		expect(groupMembers(child.pid!).some((args) => /n8n\/bin\/n8n start/.test(args))).toBe(true);
+		// The same again as soon as it is stopping: as the SIGINT dev/launch.js passes on does when it
+		// comes late, and as a second Ctrl+C does.
+		child.stdout!.on('data', (chunk: Buffer) => {
+			if (chunk.toString('utf8').includes('Stopping n8n')) process.kill(-child.pid!, 'SIGINT');
+		});
+		process.kill(-child.pid!, 'SIGINT');
+		await expectStopped(child);
+		const log = readFileSync(logFile, 'utf8');
+		expect(log).toContain('Editor is now accessible');
+		expect(log).toMatch(/Received SIGINT\. Shutting down/);
+	}, 600_000);
+
+	it('the next npm run dev starts; SIGTERM to npm alone (kill) stops it as cleanly, the last log kept beside the new', async () => {
+		const child = await npmRunDev();
+		process.kill(child.pid!, 'SIGTERM');
+		await expectStopped(child);
+		expect(readFileSync(logFile, 'utf8')).toMatch(/Received SIGTERM\. Shutting down/);
+		expect(readFileSync(join(dir, 'n8n-2', 'n8n.previous.log'), 'utf8')).toMatch(
+			/Received SIGINT\. Shutting down/,
+		);
+	}, 600_000);
+});

@@ -75,11 +75,45 @@ describe('npm run dev says what to install before building anything', () => {
 
 describe("npm run dev's flags", () => {
 	it('keeps the examples as the user left them unless --restore-examples is given', () => {
-		expect(devOptions([])).toEqual({ appId: 'n8n-2', port: 5678, restoreExamples: false });
-		expect(devOptions(['--n8n', '1', '--restore-examples', '--port', '5700'])).toEqual({
+		expect(devOptions([])).toMatchObject({ appId: 'n8n-2', port: 5678, restoreExamples: false });
+		expect(devOptions(['--n8n', '1', '--restore-examples', '--port', '5700'])).toMatchObject({
 			appId: 'n8n-1',
 			port: 5700,
 			restoreExamples: true,
 		});
+	});
+
+	it('a rate limit, a busy spell and another data folder only when asked for', () => {
+		expect(devOptions([])).toMatchObject({
+			dir: undefined,
+			perSecond: undefined,
+			busySeconds: undefined,
+		});
+		expect(
+			devOptions(['--per-second', '5', '--busy', '20', '--dir', '/tmp/dev-b', '--port', '5700']),
+		).toEqual({
+			appId: 'n8n-2',
+			port: 5700,
+			restoreExamples: false,
+			dir: '/tmp/dev-b',
+			perSecond: 5,
+			busySeconds: 20,
+		});
+	});
+
+	it.each([
+		[['--busy', 'soon'], /^--busy must be a number above 0, got "soon"/],
+		[['--per-second', '0'], /^--per-second must be a number above 0/],
+		[['--per-second', '1.5'], /^--per-second must be a whole number/],
+		[['--port', '65535'], /^--port must be a port number below 65535/],
+	])('%j is an error naming the flag', (args, message) => {
+		expect(() => devOptions(args)).toThrow(message);
+	});
+
+	it('npm run dev says so before building anything, and exits 2', () => {
+		const run = npmRunDev(checkout({ nodeModules: true }), ['--busy', '0']);
+		expect(run.status).toBe(2);
+		expect(run.output).toContain('npm run dev: --busy must be a number above 0, got "0"');
+		expect(run.built).toBe(false);
 	});
 });
