@@ -17,7 +17,7 @@ import type {
 
 /**
  * The n8n-nodes-base nodes the examples, tests and benchmarks use: Manual Trigger, Schedule Trigger,
- * Edit Fields, Loop Over Items, HTTP Request and Crypto. Each class loads on first use.
+ * Edit Fields, Loop Over Items, HTTP Request, Crypto and Switch. Each class loads on first use.
  */
 export const BASE_NODE_NAMES = [
 	'manualTrigger',
@@ -26,6 +26,7 @@ export const BASE_NODE_NAMES = [
 	'splitInBatches',
 	'httpRequest',
 	'crypto',
+	'switch',
 ] as const;
 export const BASE_PACKAGE = 'n8n-nodes-base';
 export const MANUAL_TRIGGER_TYPE = `${BASE_PACKAGE}.manualTrigger`;

@@ -69,6 +69,7 @@ export const EXAMPLE_IDS: Readonly<Record<string, string>> = {
 	'daily-report-schedule.json': 'exampleScheduled',
 	'mcp-server-tool.json': 'exampleMcpServer',
 	'order-to-automation.json': 'exampleOrderFlow',
+	'route-failures-by-code.json': 'exampleFailRoute',
 };
 
 const ID_CHARACTERS = 16;

@@ -6,6 +6,7 @@ import { BASE_NODE_NAMES, loadBaseNodes } from '../dev/baseNodes';
 import { PACKAGE_DIR, outputOf, runWorkflow } from '../dev/engine';
 import { FROM_AI_SAMPLES, loadExamples, prepareExample } from '../dev/examples';
 import { AutomationServiceSimulator } from '../dev/simulator';
+import { Receiver, answer } from './support/receiver';
 
 const SECRET = 'examples_secret_5b0f6a8e';
 const ID = 'example-automation';
@@ -25,6 +26,7 @@ describe('every workflow in examples/ runs in the n8n engine and creates its run
 			'daily-report-schedule.json',
 			'mcp-server-tool.json',
 			'order-to-automation.json',
+			'route-failures-by-code.json',
 		]);
 	});
 
@@ -64,6 +66,9 @@ describe('every workflow in examples/ runs in the n8n engine and creates its run
 				expect(Object.keys(outputOf(run, schedule.name)[0].json)).toEqual(
 					expect.arrayContaining(['timestamp', 'Readable date', 'Day of week', 'Timezone']),
 				);
+			} else if (example.file === 'route-failures-by-code.json') {
+				expect(recorded.message).toBe('Check order 1043 for Grace Hopper.');
+				expect(recorded.context).toEqual({ orderId: 1043, customer: 'Grace Hopper' });
 			} else {
 				expect(prepared.mode).toBe('tool rehearsal');
 				expect(recorded.message).toBe(FROM_AI_SAMPLES.message);
@@ -84,6 +89,38 @@ describe('every workflow in examples/ runs in the n8n engine and creates its run
 			expect(createRequire(file)('n8n-workflow').Workflow).toBe(workflowPackage.Workflow);
 		}
 	});
+
+	it.each([
+		['rate_limited', 'Wait, then run it again', 429, { 'Retry-After': '120' }],
+		['signature_rejected', 'Alert: check the credential', 401, {}],
+		['may_have_run', 'Ask a human: check the run history', 500, {}],
+		['service_refused', 'Fix and run again', 405, {}],
+	])(
+		'route-failures-by-code.json sends an item that fails with %s to "%s"',
+		async (code, branch, status, headers) => {
+			const receiver = await new Receiver().start();
+			try {
+				receiver.respondWith((_request, res) => answer(res, status, 'no', headers));
+				const example = examples.find((e) => e.file === 'route-failures-by-code.json')!;
+				const prepared = prepareExample(example, {
+					webhookUrl: `${receiver.url}/webhooks/cloud/${ID}`,
+					signingSecret: SECRET,
+				});
+				const run = await runWorkflow(prepared.options);
+				expect(run.status).toBe('success');
+				const ends = example.nodes.filter(
+					(n) => n.type === 'n8n-nodes-base.set' && n.name !== 'Order',
+				);
+				const reached = ends.filter((n) => outputOf(run, n.name).length > 0).map((n) => n.name);
+				expect(reached).toEqual([branch]);
+				const [item] = outputOf(run, branch);
+				expect(item.json.details).toMatchObject({ code, itemIndex: 0 });
+				expect(receiver.requests).toHaveLength(1);
+			} finally {
+				await receiver.stop();
+			}
+		},
+	);
 
 	it.each([
 		['ai-agent-tool.json', 'AI Agent'],
