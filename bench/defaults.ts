@@ -4,8 +4,10 @@
  * (a) with no limit, (b) limited to 40 requests/s and (c) to 5 requests/s, beyond which it answers
  * 429 with Retry-After: 1; and bursts of executions started together in one process, as n8n runs
  * one per event: (d) 50 × 2 items at 5 requests/s, (e) 20 × 10 at 20 requests/s, (f) 20 × 10 with
- * no limit. Every side runs with On Error → Continue, so that each item's fate shows. Every run
- * meets a service the process has not sent to before (its own `{base_url}`), as a first burst does.
+ * no limit; (g) 20 × 25 at 100 requests/s, and (h) the same after the service was busy for 5 s
+ * (every request 429). Every side runs with On Error → Continue, so that each item's fate shows.
+ * Every run meets a service the process has not sent to before (its own `{base_url}`), as a first
+ * burst does.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -19,15 +21,47 @@ export const SERVICE_DELAY_MS = 50;
 /** The targets should hold for a service that answers in anything from 20 ms to 500 ms. */
 export const OTHER_DELAYS_MS = [20, 500];
 
-export const SCENARIOS = [
-	{ id: 'a', label: 'no limit', executions: 1, items: 200, perSecond: undefined },
+export interface Scenario {
+	id: string;
+	label: string;
+	executions: number;
+	items: number;
+	perSecond?: number;
+	/** Every request answered 429 with Retry-After: 1 for this long from the run's start. */
+	busyMs?: number;
+	/** Targets of a burst: every item accepted within this many seconds, in every round … */
+	maxSeconds?: number;
+	/** … and at most this many 429s per item. */
+	max429PerItem?: number;
+}
+
+export const SCENARIOS: Scenario[] = [
+	{ id: 'a', label: 'no limit', executions: 1, items: 200 },
 	{ id: 'b', label: '40 requests/s', executions: 1, items: 200, perSecond: 40 },
 	{ id: 'c', label: '5 requests/s', executions: 1, items: 50, perSecond: 5 },
 	{ id: 'd', label: '5 requests/s', executions: 50, items: 100, perSecond: 5 },
 	{ id: 'e', label: '20 requests/s', executions: 20, items: 200, perSecond: 20 },
-	{ id: 'f', label: 'no limit', executions: 20, items: 200, perSecond: undefined },
-] as const;
-export type Scenario = (typeof SCENARIOS)[number];
+	{ id: 'f', label: 'no limit', executions: 20, items: 200 },
+	{
+		id: 'g',
+		label: '100 requests/s',
+		executions: 20,
+		items: 500,
+		perSecond: 100,
+		maxSeconds: 6.5,
+		max429PerItem: 0.3,
+	},
+	{
+		id: 'h',
+		label: 'busy for 5 s, then 100 requests/s',
+		executions: 20,
+		items: 500,
+		perSecond: 100,
+		busyMs: 5000,
+		// 1.3× the ideal: 5 s busy, then 500 items at 100/s.
+		maxSeconds: 13,
+	},
+];
 
 export const DEFAULT_SIDES: EngineSide[] = ['node', 'httpNode', 'bare'];
 
@@ -94,7 +128,11 @@ export async function measureDefaults(
 ): Promise<DefaultsResult> {
 	const result: DefaultsResult = {};
 	for (const scenario of SCENARIOS) {
-		const receiver = await Receiver.start(SECRET, { delayMs, perSecond: scenario.perSecond });
+		const receiver = await Receiver.start(SECRET, {
+			delayMs,
+			perSecond: scenario.perSecond,
+			busyMs: scenario.busyMs,
+		});
 		const bySide: Partial<Record<EngineSide, DefaultsRun[]>> = {};
 		try {
 			if (Object.keys(result).length === 0)

@@ -27,6 +27,8 @@ export interface ServiceSpec {
 	delayMs: number;
 	/** A token bucket holding one second's worth; an empty bucket answers 429 with Retry-After: 1. */
 	perSecond?: number;
+	/** From each run's start (`take`), every request is answered 429 (Retry-After: 1) this long. */
+	busyMs?: number;
 }
 
 const zero = () => ({
@@ -45,6 +47,7 @@ function serve(secret: string, service: ServiceSpec = { delayMs: 0 }): void {
 	let counts = zero();
 	let open = 0;
 	const bucket = service.perSecond === undefined ? undefined : new TokenBucket(service.perSecond);
+	let busyUntil = Date.now() + (service.busyMs ?? 0);
 	const verified = (req: IncomingMessage, body: Buffer): boolean => {
 		if (req.method !== 'POST') return false;
 		try {
@@ -62,7 +65,7 @@ function serve(secret: string, service: ServiceSpec = { delayMs: 0 }): void {
 			if (!verified(req, body)) {
 				counts.rejected++;
 				res.writeHead(403, { 'Content-Length': 0 }).end();
-			} else if (bucket && !bucket.admit()) {
+			} else if (Date.now() < busyUntil || (bucket && !bucket.admit())) {
 				counts.tooMany++;
 				res.writeHead(429, { 'Retry-After': '1', 'Content-Length': 0 }).end();
 			} else {
@@ -95,6 +98,7 @@ function serve(secret: string, service: ServiceSpec = { delayMs: 0 }): void {
 		process.send?.(counts);
 		counts = zero();
 		bucket?.refill();
+		busyUntil = Date.now() + (service.busyMs ?? 0);
 	});
 	// The bench is gone (finished or crashed): do not linger.
 	process.on('disconnect', () => process.exit(0));

@@ -22,8 +22,13 @@ const PATH = '/webhooks/cloud/auto-loop';
 const LOOP = 'Loop Over Items';
 const TIMEOUT_MS = 400;
 
-/** What the receiver does with one attempt of a message; attempts past the list are accepted. */
-type Fault = '500' | 'timeout' | 'accept';
+/**
+ * What the receiver does with one attempt of a message; attempts past the list are accepted. '500
+ * last': a 500 once the messages of `sentBefore` have arrived, so that they were sent before the
+ * failure stopped the node, whatever pace Adaptive sending has learned from the tests before.
+ */
+type Fault = '500' | '500 last' | 'timeout' | 'accept';
+let sentBefore: string[] = [];
 
 let receiver: Receiver;
 let faults: Map<string, Fault[]>;
@@ -37,6 +42,7 @@ function respond(request: ReceivedRequest, res: ServerResponse) {
 	const attempt = receiver.requests.filter((r) => messageOf(r) === message).length - 1;
 	const fault = faults.get(message)?.[attempt] ?? 'accept';
 	if (fault === '500') return answer(res, 500, 'busy');
+	if (fault === '500 last') return whenAllArrived(() => answer(res, 500, 'busy'));
 	// Held past the node's timeout: the node gives up, and the service never answers (no run).
 	if (fault === 'timeout') return receiver.later(TIMEOUT_MS * 3, () => res.destroy());
 	answer(res, 202, JSON.stringify({ runId: `run-${message}` }), {
@@ -50,6 +56,12 @@ function respond(request: ReceivedRequest, res: ServerResponse) {
 	}
 }
 
+function whenAllArrived(then: () => void) {
+	const arrived = new Set(receiver.requests.map(messageOf));
+	if (sentBefore.every((message) => arrived.has(message))) then();
+	else receiver.later(5, () => whenAllArrived(then));
+}
+
 beforeAll(async () => {
 	receiver = await new Receiver().start();
 });
@@ -58,6 +70,7 @@ beforeEach(() => {
 	receiver.reset();
 	receiver.respondWith(respond);
 	faults = new Map();
+	sentBefore = [];
 	refuseAfter = undefined;
 });
 
@@ -367,7 +380,8 @@ describe("n8n's Retry of a failed execution: the accepted items are passed on, o
 	}
 
 	it('Adaptive, no Retry On Fail, the third item answered 500: the Retry sends only it, and every item has one run', async () => {
-		faults.set('c', ['500']);
+		faults.set('c', ['500 last']);
+		sentBefore = ['d', 'e'];
 		const { failed, afterFailure, retried } = await failThenRetry(straight({}));
 		expect(afterFailure.accepted).toEqual(once(['a', 'b', 'd', 'e']));
 		expect(keptInExecution(failed)).not.toEqual({});
@@ -459,7 +473,8 @@ describe("n8n's Retry of a failed execution: the accepted items are passed on, o
 	});
 
 	it('Retry On Fail exhausted (3 tries of the third item): the Retry gets its tries anew and sends only that item', async () => {
-		faults.set('c', ['500', '500', '500', '500']);
+		faults.set('c', ['500 last', '500', '500', '500']);
+		sentBefore = ['d', 'e'];
 		const { afterFailure, retried } = await failThenRetry(straight(RETRY));
 		expect(afterFailure.received).toEqual({ ...once(FIVE), c: 3 });
 		expect(retried.status).toBe('success');
@@ -481,7 +496,8 @@ describe("n8n's Retry of a failed execution: the accepted items are passed on, o
 	});
 
 	it('Loop Over Items, the second iteration fails after every try: the Retry sends only what the failed iteration did not get accepted, then the rest', async () => {
-		faults.set('b1', ['500', '500', '500']);
+		faults.set('b1', ['500 last', '500', '500']);
+		sentBefore = ['b2'];
 		const options = loopWorkflow({ messages: MESSAGES, batchSize: 2, settings: RETRY });
 		const { afterFailure, retried } = await failThenRetry(options);
 		expect(afterFailure.accepted).toEqual(once(['a1', 'a2', 'b2']));
@@ -493,7 +509,8 @@ describe("n8n's Retry of a failed execution: the accepted items are passed on, o
 	});
 
 	it('Retry with the currently saved workflow, its message changed: the accepted items keep their runs and are not sent again', async () => {
-		faults.set('c', ['500']);
+		faults.set('c', ['500 last']);
+		sentBefore = ['d', 'e'];
 		const original = straight({});
 		const changed = straight({});
 		changed.workflow.nodes[1].parameters.message = '={{ $json.m }}!';

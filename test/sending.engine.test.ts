@@ -2,8 +2,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { outputOf, startWorkflow } from '../dev/engine';
-import { MAX_IN_FLIGHT } from '../nodes/TriggerAutomation/sending/congestionWindow';
 import { MAY_HAVE_RUN } from '../nodes/TriggerAutomation/answer/failure';
+import { MAX_IN_FLIGHT } from '../nodes/TriggerAutomation/sending/serviceGate';
 import { SECRET, engineReceiver } from './support/engineReceiver';
 import type { ServiceSpec } from './support/limitedService';
 import { count, limitedService, messageOf, wait } from './support/limitedService';
@@ -55,19 +55,6 @@ describe('Sending → Adaptive (the default): as fast as the service accepts, ne
 			Array(3).fill('Rate limited by the service (429), retry after 0 s'),
 		);
 		expect(count(receiver.requests.map(messageOf))).toEqual({ 0: 3, 1: 3, 2: 3 });
-	});
-
-	it('a service that slows down (10 ms, then 800 ms): fewer requests in flight once its answers slow', async () => {
-		const seen = service({ latencyMs: (k) => (k < 60 ? 10 : 800) });
-		const result = await run(DEFAULTS, items(600));
-		expect(result.status).toBe('success');
-		// In flight when each slow request arrived: the first round trip of them …
-		const slow = seen.inFlightAtArrival.slice(60);
-		const whenItSlowed = Math.max(...slow.slice(0, 64));
-		// … and the last requests, several round trips later.
-		const later = Math.max(...slow.slice(-15));
-		expect(later).toBeLessThan(whenItSlowed * 0.75);
-		expect(count(seen.runs)).toEqual(Object.fromEntries(items(600).map((_, n) => [n, 1])));
 	});
 
 	it('a 503 in the middle fails only its item as "may have run", which is never re-sent; the others get their runs', async () => {

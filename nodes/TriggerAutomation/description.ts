@@ -53,7 +53,7 @@ export const SENDING_MODES = {
 	adaptive: {
 		name: 'Adaptive',
 		description:
-			'As many requests at once as the service answers promptly (up to 256, shared by the executions sending to it), fewer when it pushes back or slows down; runs may start out of item order',
+			'As fast as the service accepts, shared by the executions sending to it (up to 128 requests at once); after a 429 it waits, then keeps to the rate the service accepted; runs may start out of item order',
 	},
 	batches: {
 		name: 'Fixed Batches',
@@ -196,7 +196,7 @@ export const nodeProperties: INodeProperties[] = [
 				typeOptions: { minValue: 0, maxValue: 10 },
 				default: 5,
 				description:
-					'How often to re-send, freshly signed, a request the service provably did not accept: connection refused, or 429 Too Many Requests (waiting for Retry-After, at most 60 s). Other failures are never re-sent, so no run is created twice.',
+					'How often to re-send, freshly signed, a request the service provably did not accept (connection refused, or 429 Too Many Requests after its Retry-After, at most 60 s) while it accepted no other request: waiting for a turn costs none. Other failures are never re-sent, so no run is created twice.',
 			},
 			{
 				displayName: LABELS.sending,

@@ -1,8 +1,8 @@
 /**
  * One item's way through the node: its parameters → the body bytes, serialized once → attempts,
  * each freshly signed → the output item. Sends again only what provably created no run (a failure
- * with `resend`), as often as Options → Retries When Not Accepted allows, when the pace lets it.
- * The caller has given the item its turn for the first attempt.
+ * with `resend`), when the pace lets it, until Options → Retries When Not Accepted is spent. The
+ * caller has given the item its turn for the first attempt.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -13,13 +13,13 @@ import { sendAttempt } from './request/attempt';
 import { previewItem } from './request/preview';
 import { bodyForItem } from './request/requestBody';
 import type { Execution } from './request/settings';
-import type { Pace } from './sending/pace';
+import type { Pace } from './sending/sending';
 
 // A longer Retry-After is not waited for: the item fails with the 429 and says when to retry.
 const MAX_RETRY_WAIT_MS = 60_000;
 
-function resendDelayMs(failure: Failure, retry: number): number | undefined {
-	const delay = failure.pushBack?.afterMs ?? 500 * 2 ** retry;
+function resendDelayMs(failure: Failure, resent: number): number | undefined {
+	const delay = failure.pushBack?.afterMs ?? 500 * 2 ** Math.min(resent, 7);
 	return delay <= MAX_RETRY_WAIT_MS ? delay : undefined;
 }
 
@@ -38,7 +38,11 @@ export async function triggerItem(
 	}
 	if (options.preview) return previewItem(execution, body);
 	const stop = ctx.getExecutionCancelSignal();
-	for (let retry = 0; ; retry++) {
+	// A turn-away costs a retry only when the service accepted none of the pace's other requests
+	// since this item's last answer: losing a race for its limit is not its refusal.
+	let spent = 0;
+	let acceptedSeen = pace.accepted;
+	for (let resent = 0; ; resent++) {
 		const sentAt = Date.now();
 		const attempt = await sendAttempt(execution, body);
 		pace.settled(sentAt, 'failure' in attempt ? attempt.failure : undefined);
@@ -50,11 +54,14 @@ export async function triggerItem(
 			);
 		}
 		const { failure } = attempt;
-		const delay = resendDelayMs(failure, retry);
-		if (!failure.resend || retry >= options.retries || delay === undefined || stop?.aborted) {
+		if (pace.accepted === acceptedSeen) spent++;
+		acceptedSeen = pace.accepted;
+		const delay = resendDelayMs(failure, resent);
+		const spentAll = options.retries === 0 || spent > options.retries;
+		if (!failure.resend || spentAll || delay === undefined || stop?.aborted) {
 			throw new TriggerError(failure);
 		}
-		await pace.turn(delay, retry + 1);
+		await pace.turn(delay);
 		// Stopped while waiting: the last attempt was not accepted, and nothing more is sent.
 		if (stop?.aborted) throw new TriggerError(failure);
 	}

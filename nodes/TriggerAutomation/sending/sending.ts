@@ -1,17 +1,42 @@
 /**
- * Options → Sending: when each item's first request starts. Adaptive starts an item as soon as the
- * service's window, shared with the other executions sending there, gives it a slot
- * (sharedWindow.ts); Fixed Batches and One at a Time start a batch, wait for all its answers and
- * the Batch Interval, then start the next. These two keep to the pace the user set for the
- * execution, as the HTTP Request node's Batching does, so they do not join the shared window. Both start nothing more after Stop, nor
- * after an item failed when the node is to stop at the first error (`halt`). Outcomes come back in
- * item order, whatever order the answers came in.
+ * Options → Sending: when each item's requests go out, through the service's gate (Adaptive,
+ * serviceGate.ts) or batch after batch. Nothing starts after Stop, nor after a failure when the
+ * node stops at the first error (`halt`). Outcomes come back in item order.
  */
 import type { IDataObject } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
-import type { Pace } from './pace';
-import { pause, waitingPace } from './pace';
-import { ExecutionLane } from './executionLane';
+import type { Failure } from '../answer/failure';
+import { ExecutionLane } from './serviceGate';
+
+/** An item's way to the service, under the Sending mode chosen. */
+export interface Pace {
+	/** Answers the service accepted so far, counted where the pace is shared. */
+	readonly accepted: number;
+	/** Until the item may be sent again, `waitMs` after it was turned away; ends early at Stop. */
+	turn(waitMs: number): Promise<void>;
+	/** An attempt sent at `sentAt` has ended (`failure` if not accepted); no `sentAt`: none sent. */
+	settled(sentAt?: number, failure?: Failure): void;
+}
+
+/** Waits `ms`, or less at Stop (n8n's sleep then rejects; the caller handles the stop). */
+async function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+	await sleep(ms, signal).catch(() => undefined);
+}
+
+/** Fixed Batches and One at a Time: an item waits only before its re-send. */
+function waitingPace(stop: AbortSignal | undefined): Pace {
+	let accepted = 0;
+	return {
+		get accepted() {
+			return accepted;
+		},
+		turn: async (waitMs) => await pause(waitMs, stop),
+		settled: (sentAt, failure) => {
+			if (sentAt !== undefined && !failure) accepted++;
+		},
+	};
+}
 
 export type Outcome = { itemIndex: number } & ({ json: IDataObject } | { error: unknown });
 
@@ -19,7 +44,7 @@ export type Outcome = { itemIndex: number } & ({ json: IDataObject } | { error: 
 export type SendItem = (itemIndex: number, pace: Pace) => Promise<Outcome>;
 
 export interface Sending {
-	/** The service's `{base_url}`: Adaptive shares its window with other executions sending there. */
+	/** The service's `{base_url}`: Adaptive shares its gate with other executions sending there. */
 	service: string;
 	count: number;
 	stop: AbortSignal | undefined;
@@ -48,14 +73,9 @@ export async function sendInBatches(
 	return outcomes;
 }
 
-export async function sendAdaptively({
-	service,
-	count,
-	stop,
-	send,
-	halt,
-}: Sending): Promise<Outcome[]> {
-	const pace = new ExecutionLane(service, stop);
+export async function sendAdaptively(plan: Sending): Promise<Outcome[]> {
+	const { count, stop, send, halt } = plan;
+	const pace = new ExecutionLane(plan.service, stop);
 	const byItem: Outcome[] = [];
 	const running: Array<Promise<void>> = [];
 	let halted = false;

@@ -1,15 +1,15 @@
 /**
  * Sending → Adaptive across executions, in n8n-core's engine: executions started together in one
  * process (as n8n runs one per event), each Start → Trigger Automation at its defaults, share one
- * window per service: a burst loses nothing, a small execution is not stuck behind a big one, Stop
- * ends one execution only, and what the window learned outlives an execution for a while.
+ * gate per service: a burst loses nothing and sends nothing twice, a small execution is not stuck
+ * behind a big one, Stop ends one execution only. The gate's and the rate's rules are proven with a
+ * controlled clock in serviceGate.test.ts and sendRate.test.ts.
  */
 import type { IDataObject, INodeParameters, IRun } from 'n8n-workflow';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { outputOf, startWorkflow } from '../dev/engine';
-import { INITIAL_WINDOW, MAX_IN_FLIGHT } from '../nodes/TriggerAutomation/sending/congestionWindow';
-import { IDLE_MS } from '../nodes/TriggerAutomation/sending/sharedWindow';
+import { MAX_IN_FLIGHT } from '../nodes/TriggerAutomation/sending/serviceGate';
 import { SECRET, engineReceiver, timestampOf } from './support/engineReceiver';
 import { expectNoLeak } from './support/leaks';
 import type { ServiceSpec } from './support/limitedService';
@@ -54,13 +54,8 @@ const statuses = (run: IRun) => outputOf(run, NODE_NAME).map((item) => item.json
 const runIds = (run: IRun) =>
 	outputOf(run, NODE_NAME).map((item) => (item.json.response as IDataObject | undefined)?.runId);
 
-/** Requests that arrived within `ms` of the first one at or after `since`. */
-function firstRound(since: number, ms: number): number {
-	const arrivals = receiver.requests.map((r) => r.receivedAt).filter((at) => at >= since);
-	return arrivals.filter((at) => at - arrivals[0] < ms).length;
-}
 
-describe('executions sending to one service share its window', () => {
+describe('executions sending to one service share its gate', () => {
 	it('25 executions × 2 items at once, the service allows 5 requests/s: every item accepted once, none fails', async () => {
 		const seen = service({ latencyMs: () => 50, perSecond: 5 });
 		const runs = await burst(25, 2);
@@ -75,22 +70,9 @@ describe('executions sending to one service share its window', () => {
 		expect(Math.max(...seen.inFlightAtArrival)).toBeLessThanOrEqual(MAX_IN_FLIGHT);
 	});
 
-	it('once the service has asked to wait, requests start no faster than it accepts them: after the first pause, few more 429s', async () => {
-		const seen = service({ latencyMs: () => 20, perSecond: 5 });
-		const runs = await burst(25, 2);
-		for (const run of runs) expect(statuses(run)).toEqual([202, 202]);
-		// The first burst meets the limit once (the window starts above it); paced after that,
-		// the service turns a request away only when the pace has quickened past its limit.
-		const firstPauseEnds = seen.tooManyAt[0] + 1000;
-		const later = seen.tooManyAt.filter((at) => at >= firstPauseEnds);
-		// Held to a window of requests in flight alone, the rest of the burst meets the limit after
-		// every pause: three times this bound.
-		expect(later.length).toBeLessThanOrEqual(6);
-	});
-
 	it('an execution of 1 item that starts while a big one waits on a rate limit runs before most of the big one', async () => {
-		// Twice the first window: the big execution's first requests are turned away, the rest wait.
-		const size = 2 * INITIAL_WINDOW;
+		// Three seconds' worth of the limit: most of the big execution still waits when the small starts.
+		const size = 60;
 		const seen = service({ latencyMs: () => 20, perSecond: 20 });
 		const big = execution(0, size);
 		await wait(500);
@@ -98,16 +80,16 @@ describe('executions sending to one service share its window', () => {
 		const bigRun = await big;
 		expect(small.status).toBe('success');
 		expect(statuses(small)).toEqual([202]);
-		// Only the re-sends the window already holds (bounded by it) may go first, not all of them.
+		// The big execution's re-sends waiting when it started go first, then the two take turns.
 		const smallRanAt = seen.ranAt.get('1-0')!;
 		const bigBefore = messages(0, size).filter((m) => seen.ranAt.get(m)! < smallRanAt).length;
-		expect(bigBefore).toBeLessThan(INITIAL_WINDOW + 13);
+		expect(bigBefore).toBeLessThan(size / 2);
 		expect(statuses(bigRun)).toEqual(Array(size).fill(202));
 	});
 
-	it('a service busy for several Retry-After pauses: the first request after each pause is a different item, so none runs out of its retries', async () => {
+	it('a service busy for several Retry-After pauses: the items take turns meeting it, so none runs out of its retries', async () => {
 		// Five pauses of 1 s: the same item sent first after each would meet six 429s, one more than
-		// its Retries When Not Accepted (5) allow.
+		// its Retries When Not Accepted (5) allow; re-sends go in the order they were turned away.
 		const seen = service({ latencyMs: () => 20, busyMs: 5_500 });
 		const runs = await burst(2, 2);
 		runs.forEach((run, e) => {
@@ -143,25 +125,6 @@ describe('executions sending to one service share its window', () => {
 		expect(seen.runs.filter((m) => m.startsWith('1-'))).toHaveLength(400);
 	});
 
-	it('a later execution starts from the window the last one learned; after a minute idle, afresh', async () => {
-		// Every request of the first execution is turned away: the window halves.
-		receiver.respondWith((_request, res) => {
-			res.writeHead(429, { 'Retry-After': '0' }).end();
-		});
-		const pushedBack = await execution(0, 2 * INITIAL_WINDOW, { retries: 0 });
-		expect(statuses(pushedBack).every((status) => status === undefined)).toBe(true);
-		service({ latencyMs: () => 150 });
-		const learned = Date.now();
-		await execution(1, 2 * INITIAL_WINDOW);
-		expect(firstRound(learned, 100)).toBeLessThan(INITIAL_WINDOW);
-
-		const now = Date.now.bind(Date);
-		vi.spyOn(Date, 'now').mockImplementation(() => now() + IDLE_MS + 1_000);
-		const afresh = Date.now();
-		await execution(2, 2 * INITIAL_WINDOW);
-		expect(firstRound(afresh, 100)).toBe(INITIAL_WINDOW);
-	});
-
 	it('One at a Time keeps its meaning per execution: two executions, one request each at a time', async () => {
 		const seen = service({ latencyMs: () => 30 });
 		const runs = await burst(2, 6, { sending: 'oneAtATime' });
@@ -172,7 +135,7 @@ describe('executions sending to one service share its window', () => {
 		}
 	});
 
-	it('no timer of the window outlives the executions, even after a Retry-After pause', async () => {
+	it('no timer of the gate outlives the executions, even after a Retry-After pause', async () => {
 		const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
 		const before = timers();
 		service({ latencyMs: () => 10, perSecond: 5 });

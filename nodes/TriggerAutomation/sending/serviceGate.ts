@@ -1,0 +1,163 @@
+/**
+ * Sending → Adaptive: one gate per service in this n8n process, shared by the executions sending
+ * there (one lane each), letting requests start as the rate (sendRate.ts) and MAX_IN_FLIGHT allow.
+ */
+import { sleep } from 'n8n-workflow';
+
+import type { Failure } from '../answer/failure';
+import type { Pace } from './sending';
+import { SendRate } from './sendRate';
+
+/** Requests at once to one service: bounds a burst sent before a busy process reads a 429. */
+export const MAX_IN_FLIGHT = 128;
+
+export class ServiceGate {
+	readonly rate = new SendRate(Date.now());
+	/** Accepted answers so far: a turn-away while others are accepted costs no retry (triggerItem). */
+	accepted = 0;
+	inFlight = 0;
+	/** The executions sending here, in turn order. */
+	private readonly lanes: ExecutionLane[] = [];
+	private timer: AbortController | undefined;
+	private timerAt = 0;
+
+	join(lane: ExecutionLane): void {
+		if (this.lanes.length === 0 && this.inFlight === 0) this.rate.restart(Date.now());
+		this.lanes.push(lane);
+	}
+
+	leave(lane: ExecutionLane): void {
+		this.lanes.splice(this.lanes.indexOf(lane), 1);
+		if (this.lanes.length === 0) this.timer?.abort();
+		this.dispatch();
+	}
+
+	settled(sentAt: number | undefined, failure: Failure | undefined): void {
+		this.inFlight--;
+		const now = Date.now();
+		if (sentAt !== undefined && !failure) {
+			this.accepted++;
+			this.rate.acceptedOne(sentAt, now);
+		} else if (sentAt !== undefined && failure?.pushBack) {
+			this.rate.pushedBack(sentAt, now, failure.pushBack.afterMs);
+		}
+		this.dispatch();
+	}
+
+	/** Lets waiting items go, one per execution in turn, while the rate and MAX_IN_FLIGHT allow. */
+	dispatch(): void {
+		const now = Date.now();
+		while (this.inFlight < MAX_IN_FLIGHT) {
+			const at = this.lanes.findIndex((lane) => lane.ready(now));
+			if (at === -1) break;
+			const waitMs = this.rate.waitMs(now);
+			if (waitMs > 0) return this.wakeIn(waitMs);
+			const [lane] = this.lanes.splice(at, 1);
+			this.lanes.push(lane);
+			this.inFlight++;
+			lane.grant(now);
+		}
+		const due = this.lanes.map((lane) => lane.resendAt).filter((at) => at > now);
+		if (due.length > 0) this.wakeIn(Math.min(...due) - now);
+	}
+
+	/** Dispatches again in `ms`, unless a wake-up is due sooner. */
+	private wakeIn(ms: number): void {
+		const at = Date.now() + ms;
+		if (this.timer && !this.timer.signal.aborted && this.timerAt <= at) return;
+		this.timer?.abort();
+		const timer = (this.timer = new AbortController());
+		this.timerAt = at;
+		void sleep(ms, timer.signal).then(
+			() => {
+				this.timer = undefined;
+				this.dispatch();
+			},
+			() => undefined,
+		);
+	}
+}
+
+const gates = new Map<string, ServiceGate>();
+
+/** The service's gate: kept for the process's life, one per `{base_url}` (few). */
+const gateFor = (service: string) =>
+	gates.get(service) ?? gates.set(service, new ServiceGate()).get(service)!;
+
+/**
+ * One execution's place in the gate: its re-sends (in the order turned away) before its new items.
+ * Stop lets its waiting items go; `close` gives back what it still holds.
+ */
+export class ExecutionLane implements Pace {
+	private readonly gate: ServiceGate;
+	private held = 0;
+	private readonly newItems: Array<() => void> = [];
+	private readonly resends: Array<{ notBefore: number; wake: () => void }> = [];
+	private readonly onStop = () => this.release();
+
+	constructor(
+		serviceUrl: string,
+		private readonly stop: AbortSignal | undefined,
+	) {
+		this.gate = gateFor(serviceUrl);
+		this.gate.join(this);
+		stop?.addEventListener('abort', this.onStop, { once: true });
+	}
+
+	get accepted(): number {
+		return this.gate.accepted;
+	}
+
+	/** When this execution's next re-send may go (infinity: none waits). */
+	get resendAt(): number {
+		return Math.min(...this.resends.map((resend) => resend.notBefore));
+	}
+
+	ready(now: number): boolean {
+		return this.newItems.length > 0 || this.resendAt <= now;
+	}
+
+	/** A place for the first re-send due, else the first new item (there is one: `ready`). */
+	grant(now: number): void {
+		this.held++;
+		const at = this.resends.findIndex((resend) => resend.notBefore <= now);
+		const wake = at === -1 ? this.newItems.shift()! : this.resends.splice(at, 1)[0].wake;
+		wake();
+	}
+
+	/** Until a new item may send its first request (or Stop). */
+	async start(): Promise<void> {
+		await this.wait((wake) => this.newItems.push(wake));
+	}
+
+	async turn(waitMs: number): Promise<void> {
+		await this.wait((wake) => this.resends.push({ notBefore: Date.now() + waitMs, wake }));
+	}
+
+	settled(sentAt?: number, failure?: Failure): void {
+		this.held--;
+		// An answer to a stopped execution's aborted request says nothing of the service.
+		const stopped = this.stop?.aborted === true;
+		this.gate.settled(stopped ? undefined : sentAt, failure);
+	}
+
+	close(): void {
+		this.stop?.removeEventListener('abort', this.onStop);
+		this.release();
+		this.gate.inFlight -= this.held;
+		this.held = 0;
+		this.gate.leave(this);
+	}
+
+	private async wait(enqueue: (wake: () => void) => void): Promise<void> {
+		if (this.stop?.aborted) return;
+		const granted = new Promise<void>(enqueue);
+		this.gate.dispatch();
+		await granted;
+	}
+
+	private release(): void {
+		for (const wake of this.newItems.splice(0)) wake();
+		for (const { wake } of this.resends.splice(0)) wake();
+	}
+}
