@@ -1,6 +1,6 @@
 /**
- * Every "§N" or "§N.M" in the repository's code, tests and docs points at a section of
- * docs/interface.md, the interface in the project's own words.
+ * Every "§N" or "§N.M" in the repository's code, tests and docs points at a section of the service's
+ * interface document that docs/interface.md lists (a heading or a table row starting with it).
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -8,7 +8,7 @@ import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { PACKAGE_DIR } from '../dev/packageDir';
+import { PACKAGE_DIR } from '../../dev/packageDir';
 
 const INTERFACE = 'docs/interface.md';
 const REFERENCE = /§\s?(\d+(?:\.\d+)?)(?:\s?[–-]\s?(\d+(?:\.\d+)?))?/g;
@@ -16,7 +16,7 @@ const REFERENCE = /§\s?(\d+(?:\.\d+)?)(?:\s?[–-]\s?(\d+(?:\.\d+)?))?/g;
 const read = (file: string) => readFileSync(join(PACKAGE_DIR, file), 'utf8');
 
 const sections = new Set(
-	[...read(INTERFACE).matchAll(/^#{2,3} §(\d+(?:\.\d+)?) /gm)].map((match) => match[1]),
+	[...read(INTERFACE).matchAll(/^(?:#{2,3}|\|) §(\d+(?:\.\d+)?) /gm)].map((match) => match[1]),
 );
 
 const files = execFileSync('git', ['ls-files', '*.ts', '*.md', '*.mjs', '*.mts', '*.json'], {
