@@ -7,8 +7,8 @@
  * The HMAC is computed here from the spec with node:crypto, not with the signer
  * (credentials/common/signature.ts): a verifier that asked the signer would accept whatever the
  * signer computes, so a signing bug could never fail a test. The header is read with
- * dev/signatureHeader.ts, whose rules and messages test/signatureHeader.test.ts pins to fixed cases;
- * the 5 minutes are the spec's constant, pinned in test/signature.test.ts.
+ * dev/signatureHeader.ts, whose rules and messages test/dev/signatureHeader.test.ts pins to fixed
+ * cases; the 5 minutes are the spec's constant, pinned in test/credentials/common/signature.test.ts.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';

@@ -119,3 +119,7 @@ export function editorShows(description: string): string {
 	element.innerHTML = editorHtml(description);
 	return element.textContent;
 }
+
+/** Text a service or n8n might send: tags the editor drops, entities it reads, a code span. */
+export const MARKUP =
+	'signs "<t>.<body>" with the same t; &lt;b&gt; & `t` <!-- x --> a < b > c <p>end';

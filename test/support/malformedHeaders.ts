@@ -2,8 +2,8 @@ import { expect } from 'vitest';
 
 /**
  * Headers that break the X-Service-Signature format, each with the code and the words of the rule
- * it breaks: the parser (test/signature.test.ts) and the verifier (test/verifySignature.test.ts)
- * must refuse each with that message.
+ * it breaks: the parser (test/dev/signatureHeader.test.ts) and the verifier
+ * (test/dev/verifySignature.test.ts) must refuse each with that message.
  */
 export type MalformedHeaderCase = [
 	name: string,

@@ -1,6 +1,7 @@
 /**
- * Signatures computed outside this project, which the signer (test/signature.test.ts) and the
- * verifier (test/verifySignature.test.ts) must each meet: neither passes by agreeing with the other.
+ * Signatures computed outside this project, which the signer
+ * (test/credentials/common/signature.test.ts) and the verifier (test/dev/verifySignature.test.ts)
+ * must each meet: neither passes by agreeing with the other.
  * Each computed with:
  *   printf '%s' "<t>.<body>" | openssl dgst -sha256 -hmac test_secret
  */

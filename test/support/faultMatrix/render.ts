@@ -1,6 +1,6 @@
 /**
- * The matrix as a page: docs/fault-matrix.md, generated from the cases (test/faults.matrix.test.ts
- * keeps the two in sync).
+ * The matrix as a page: docs/fault-matrix.md, generated from the cases
+ * (test/nodes/TriggerAutomation/faults/matrix.test.ts keeps the two in sync).
  */
 import { CASES } from './index';
 import { URL_HINT } from './shared';
@@ -46,14 +46,14 @@ export function renderFaultMatrix(cases: MatrixCase[] = CASES): string {
 	const lines = [
 		'# Fault and bad-input matrix',
 		'',
-		'<!-- Generated from test/support/faultMatrix/; `UPDATE_FAULT_MATRIX=1 npx vitest run test/faults.matrix.test.ts` rewrites it. -->',
+		'<!-- Generated from test/support/faultMatrix/; `UPDATE_FAULT_MATRIX=1 npx vitest run test/nodes/TriggerAutomation/faults/matrix.test.ts` rewrites it. -->',
 		'',
-		`${inputs} bad inputs and ${cases.length - inputs} faults, each proved by a test in \`test/faults.*.test.ts\``,
+		`${inputs} bad inputs and ${cases.length - inputs} faults, each proved by a test in \`test/nodes/TriggerAutomation/faults/\``,
 		'in n8n\'s engine against a local receiver. Unless a case says "every item", only the middle of three',
 		'items is affected; each case runs with On Error set to stop, to continue, and to continue on the error',
 		'output (the Stopping cases run as described). Unless a case sets them, Options → Sending is One at a',
 		'Time (so that a fault reaches exactly the middle item) and Retries When Not Accepted is 0; the',
-		'Adaptive default has its own tests (`test/sending.engine.test.ts`).',
+		'Adaptive default has its own tests (`test/nodes/TriggerAutomation/sending/sending.engine.test.ts`).',
 		'',
 		"- **The code** in brackets is the failure's code, `details.code` of the error item and",
 		'  `context.code` of the error that stops the node ([what each means](reference.md#errors)).',

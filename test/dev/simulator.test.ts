@@ -1,0 +1,311 @@
+import { request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { AutomationServiceSimulator } from '../../dev/simulator';
+import { buildSignatureHeader } from '../../credentials/common/signature';
+
+const ID = 'sim-automation';
+const SECRET = 'sim_secret_value';
+let clock = Date.now();
+const simulator = new AutomationServiceSimulator({
+	automations: [{ id: ID, secret: SECRET }],
+	maxBodyBytes: 1024,
+	now: () => clock,
+});
+
+beforeAll(async () => {
+	await simulator.start();
+});
+afterAll(async () => simulator.stop());
+
+interface Answer {
+	status: number;
+	body: { error?: string; message?: string; runId?: string };
+}
+
+function send(
+	path: string,
+	body: string,
+	headers: Record<string, string>,
+	method = 'POST',
+): Promise<Answer> {
+	return new Promise((resolve, reject) => {
+		const req = request(`${simulator.baseUrl}${path}`, { method, headers }, (res) => {
+			const chunks: Buffer[] = [];
+			res.on('data', (chunk: Buffer) => chunks.push(chunk));
+			res.on('end', () =>
+				resolve({
+					status: res.statusCode ?? 0,
+					body: JSON.parse(Buffer.concat(chunks).toString() || '{}'),
+				}),
+			);
+		});
+		req.on('error', reject);
+		req.end(body);
+	});
+}
+
+const BODY = '{"data":{"message":"hello","context":{"a":1}}}';
+const signed = (body: string, t = clock, secret = SECRET) => ({
+	'Content-Type': 'application/json',
+	'X-Service-Signature': buildSignatureHeader(secret, body, t),
+});
+
+describe('the simulator accepts correctly signed triggers and records runs', () => {
+	it('accepts, answers 202 with the run id, and lists the run in the history', async () => {
+		clock = Date.now();
+		const answer = await send(`/webhooks/cloud/${ID}`, BODY, signed(BODY));
+		expect(answer.status).toBe(202);
+		const runs = simulator.runs(ID);
+		expect(runs[runs.length - 1]).toMatchObject({
+			runId: answer.body.runId,
+			automationId: ID,
+			message: 'hello',
+			context: { a: 1 },
+		});
+		const history = await new Promise<Answer>((resolve) => {
+			request(`${simulator.baseUrl}/automations/${ID}/runs`, (res) => {
+				const chunks: Buffer[] = [];
+				res.on('data', (c: Buffer) => chunks.push(c));
+				res.on('end', () =>
+					resolve({ status: res.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString()) }),
+				);
+			}).end();
+		});
+		expect(history.status).toBe(200);
+		expect((history.body as unknown as { runs: unknown[] }).runs).toHaveLength(runs.length);
+	});
+});
+
+describe('the simulator rejects each bad request with its own status and message', () => {
+	const cases: Array<[string, () => Promise<Answer>, number, string, RegExp]> = [
+		[
+			'a missing signature',
+			() => send(`/webhooks/cloud/${ID}`, BODY, { 'Content-Type': 'application/json' }),
+			401,
+			'missing_signature',
+			/missing/,
+		],
+		[
+			'a malformed signature',
+			() =>
+				send(`/webhooks/cloud/${ID}`, BODY, {
+					'Content-Type': 'application/json',
+					'X-Service-Signature': 't=abc,v1=00',
+				}),
+			400,
+			'malformed_signature',
+			/Malformed/,
+		],
+		[
+			'a wrong signature (other secret)',
+			() => send(`/webhooks/cloud/${ID}`, BODY, signed(BODY, clock, 'wrong_secret')),
+			403,
+			'invalid_signature',
+			/does not match/,
+		],
+		[
+			'an expired signature (5 minutes old)',
+			() => send(`/webhooks/cloud/${ID}`, BODY, signed(BODY, clock - 300_000)),
+			401,
+			'expired_signature',
+			/expired/,
+		],
+		[
+			'an unknown automation',
+			() => send('/webhooks/cloud/nope', BODY, signed(BODY)),
+			404,
+			'unknown_automation',
+			/No automation with id "nope"/,
+		],
+		[
+			'a body that is not JSON',
+			() => send(`/webhooks/cloud/${ID}`, '{"data":', signed('{"data":')),
+			422,
+			'invalid_body',
+			/not JSON/,
+		],
+		[
+			'a body without data.message',
+			() => send(`/webhooks/cloud/${ID}`, '{"data":{}}', signed('{"data":{}}')),
+			422,
+			'invalid_body',
+			/data.message/,
+		],
+		[
+			'a context that is an array',
+			() =>
+				send(
+					`/webhooks/cloud/${ID}`,
+					'{"data":{"message":"x","context":[1]}}',
+					signed('{"data":{"message":"x","context":[1]}}'),
+				),
+			422,
+			'invalid_body',
+			/data.context must be an object/,
+		],
+		[
+			'a content type other than JSON',
+			() => send(`/webhooks/cloud/${ID}`, BODY, { ...signed(BODY), 'Content-Type': 'text/plain' }),
+			415,
+			'unsupported_media_type',
+			/application\/json/,
+		],
+		[
+			'a body over the size limit',
+			() => {
+				const big = JSON.stringify({ data: { message: 'x'.repeat(2000) } });
+				return send(`/webhooks/cloud/${ID}`, big, signed(big));
+			},
+			413,
+			'body_too_large',
+			/at most 1024/,
+		],
+		[
+			'another method than POST',
+			() => send(`/webhooks/cloud/${ID}`, '', {}, 'PUT'),
+			405,
+			'method_not_allowed',
+			/POST/,
+		],
+	];
+	for (const [name, act, status, error, message] of cases) {
+		it(`${name} → ${status} ${error}`, async () => {
+			clock = Date.now();
+			const before = simulator.runs(ID).length;
+			const answer = await act();
+			expect(answer.status).toBe(status);
+			expect(answer.body.error).toBe(error);
+			expect(answer.body.message).toMatch(message);
+			expect(simulator.runs(ID)).toHaveLength(before);
+		});
+	}
+
+	it('the same signed request with its header entries reordered is a replay too', async () => {
+		clock = Date.now();
+		const headers = signed(BODY);
+		expect((await send(`/webhooks/cloud/${ID}`, BODY, headers)).status).toBe(202);
+		const [t, v1] = headers['X-Service-Signature'].split(',');
+		const reordered = { ...headers, 'X-Service-Signature': `${v1},${t}` };
+		const replay = await send(`/webhooks/cloud/${ID}`, BODY, reordered);
+		expect(replay.status).toBe(409);
+		expect(replay.body.error).toBe('replayed_signature');
+	});
+
+	it('a replayed signed request → 409 replayed_signature, and no second run', async () => {
+		clock = Date.now();
+		const headers = signed(BODY);
+		expect((await send(`/webhooks/cloud/${ID}`, BODY, headers)).status).toBe(202);
+		const before = simulator.runs(ID).length;
+		const replay = await send(`/webhooks/cloud/${ID}`, BODY, headers);
+		expect(replay.status).toBe(409);
+		expect(replay.body.error).toBe('replayed_signature');
+		expect(simulator.runs(ID)).toHaveLength(before);
+	});
+});
+
+describe('the simulator with a rate limit', () => {
+	const limited = new AutomationServiceSimulator({
+		automations: [{ id: ID, secret: SECRET }],
+		perSecond: 3,
+	});
+	beforeAll(async () => {
+		await limited.start();
+	});
+	afterAll(async () => limited.stop());
+
+	it('beyond its requests per second: 429 with Retry-After: 1, and no run', async () => {
+		const answers = await Promise.all(
+			Array.from({ length: 5 }, async (_, n) => {
+				const body = `{"data":{"message":"m${n}"}}`;
+				const headers = signed(body, Date.now());
+				return await new Promise<{ status: number; retryAfter?: string }>((resolve, reject) => {
+					const req = request(
+						`${limited.baseUrl}/webhooks/cloud/${ID}`,
+						{ method: 'POST', headers },
+						(res) => {
+							res.resume();
+							res.on('end', () =>
+								resolve({
+									status: res.statusCode ?? 0,
+									retryAfter: res.headers['retry-after'] as string | undefined,
+								}),
+							);
+						},
+					);
+					req.on('error', reject);
+					req.end(body);
+				});
+			}),
+		);
+		expect(answers.filter((a) => a.status === 202)).toHaveLength(3);
+		expect(answers.filter((a) => a.status === 429)).toEqual([
+			{ status: 429, retryAfter: '1' },
+			{ status: 429, retryAfter: '1' },
+		]);
+		expect(limited.runs(ID)).toHaveLength(3);
+		expect(limited.tooMany).toBe(2);
+	});
+});
+
+describe('the simulator with a busy spell', () => {
+	const BUSY_MS = 10_000;
+	// Its own clock: the spell is measured on it, so no test waits for it to pass.
+	let busyClock = Date.now();
+	const busy = new AutomationServiceSimulator({
+		automations: [{ id: ID, secret: SECRET }],
+		busyForMs: BUSY_MS,
+		perSecond: 1,
+		now: () => busyClock,
+	});
+	beforeAll(async () => {
+		await busy.start();
+	});
+	afterAll(async () => busy.stop());
+
+	function trigger(
+		message: string,
+	): Promise<{ status: number; retryAfter?: string; error?: string }> {
+		const body = JSON.stringify({ data: { message } });
+		return new Promise((resolve, reject) => {
+			const req = request(
+				`${busy.baseUrl}/webhooks/cloud/${ID}`,
+				{ method: 'POST', headers: signed(body, busyClock) },
+				(res) => {
+					const chunks: Buffer[] = [];
+					res.on('data', (chunk: Buffer) => chunks.push(chunk));
+					res.on('end', () =>
+						resolve({
+							status: res.statusCode ?? 0,
+							retryAfter: res.headers['retry-after'] as string | undefined,
+							error: (JSON.parse(Buffer.concat(chunks).toString()) as { error?: string }).error,
+						}),
+					);
+				},
+			);
+			req.on('error', reject);
+			req.end(body);
+		});
+	}
+
+	it('from the first trigger request on, for busyForMs, every one is 429 with Retry-After: 1 and no run; then the rate limit applies, its tokens unspent', async () => {
+		const first = Date.now();
+		busyClock = first;
+		const during = [await trigger('m1'), await trigger('m2')];
+		busyClock = first + BUSY_MS - 1;
+		during.push(await trigger('m3'));
+		expect(during).toEqual(
+			Array.from({ length: 3 }, () => ({ status: 429, retryAfter: '1', error: 'busy' })),
+		);
+		expect(busy.runs(ID)).toHaveLength(0);
+		expect(busy.tooMany).toBe(3);
+
+		busyClock = first + BUSY_MS;
+		const after = await Promise.all([trigger('m4'), trigger('m5')]);
+		expect(after.map((answer) => [answer.status, answer.error]).sort()).toEqual([
+			[202, undefined],
+			[429, 'rate_limited'],
+		]);
+		expect(busy.runs(ID)).toHaveLength(1);
+	});
+});

@@ -1,0 +1,186 @@
+/**
+ * The description `describe` puts on each error the node makes, from every classifier's failures
+ * (serviceAnswer, noAnswer, requestBody) and the fault matrix's: n8n's editor shows it whole.
+ */
+import type { IDataObject } from 'n8n-workflow';
+import { UserError } from 'n8n-workflow';
+import { describe, expect, it } from 'vitest';
+
+import { editorText } from '../../../../nodes/TriggerAutomation/answer/failure';
+import type {
+	Failure,
+	RequestInfo,
+	TriggerError,
+} from '../../../../nodes/TriggerAutomation/answer/failure';
+import {
+	TLS_CODES,
+	failureFromError,
+	timeoutFailure,
+} from '../../../../nodes/TriggerAutomation/answer/noAnswer';
+import { describe as describeFailure } from '../../../../nodes/TriggerAutomation/answer/nodeError';
+import {
+	contextFromFields,
+	contextFromJson,
+	messageText,
+	serializeBody,
+} from '../../../../nodes/TriggerAutomation/request/requestBody';
+import { failureFromAnswer } from '../../../../nodes/TriggerAutomation/answer/serviceAnswer';
+import { MARKUP, editorShows } from '../../../support/editorRendering';
+import { CASES } from '../../../support/faultMatrix';
+
+const MARKUP_SHOWN = editorText(MARKUP);
+
+const NOW = Date.parse('2026-11-21T10:00:00Z');
+const REQUEST: RequestInfo = {
+	url: 'http://127.0.0.1:5678/webhooks/cloud/auto-7',
+	automationId: 'auto-7',
+	signatureTimestamp: NOW,
+	bodyBytes: 42,
+	timeoutMs: 30_000,
+};
+
+const answer = (status: number, body: string, headers: Record<string, string> = {}) =>
+	failureFromAnswer({ statusCode: status, headers, body: Buffer.from(body) }, REQUEST, NOW);
+
+const BODIES: Array<[string, string]> = [
+	['a JSON message', JSON.stringify({ error: 'invalid_signature', message: MARKUP })],
+	['a JSON error.message', JSON.stringify({ error: { code: 7, message: MARKUP } })],
+	['a JSON string', JSON.stringify(MARKUP)],
+	['text', `  ${MARKUP}\n`],
+];
+
+const DATES: Array<[string, Record<string, string>]> = [
+	['no Date header', {}],
+	['clocks that agree', { date: new Date(NOW).toUTCString() }],
+	['a Date 10 minutes ahead', { date: new Date(NOW + 600_000).toUTCString() }],
+	['a Date 90 s behind', { date: new Date(NOW - 90_000).toUTCString() }],
+];
+
+const STATUSES = [400, 401, 403, 404, 405, 409, 413, 418, 422, 429, 500, 502, 503, 504];
+
+/** Every description the classifiers make, as the node puts it on its error. */
+function descriptionsFromAnswers(): Array<[string, string, Failure]> {
+	const out: Array<[string, string, Failure]> = [];
+	for (const status of [301, 302, 307, 308]) {
+		const failure = answer(status, MARKUP, { location: 'http://127.0.0.1:5678/elsewhere' })!;
+		out.push([`${status}`, describeFailure(failure)!, failure]);
+	}
+	for (const status of STATUSES) {
+		for (const [bodyName, body] of BODIES) {
+			const dates = status === 401 || status === 403 ? DATES : DATES.slice(0, 1);
+			for (const [dateName, headers] of dates) {
+				const failure = answer(status, body, { ...headers, 'retry-after': '7' })!;
+				out.push([`${status}, ${bodyName}, ${dateName}`, describeFailure(failure)!, failure]);
+			}
+		}
+	}
+	return out;
+}
+
+const CODES = [
+	'ECONNREFUSED',
+	'ENOTFOUND',
+	'EAI_AGAIN',
+	'EPROTO',
+	'ERR_SSL_WRONG_VERSION_NUMBER',
+	...TLS_CODES,
+	'ECONNABORTED',
+	'ETIMEDOUT',
+	'ESOCKETTIMEDOUT',
+	'ECONNRESET',
+	'EPIPE',
+	'ERR_SOCKET_CLOSED',
+	'ERR_BAD_RESPONSE',
+	'EHOSTUNREACH',
+];
+
+function descriptionsFromErrors(): Array<[string, string | undefined]> {
+	const coded = (code: string) => Object.assign(new Error('request failed'), { code });
+	return [
+		...CODES.map((code): [string, string | undefined] => [
+			code,
+			describeFailure(failureFromError(new Error('wrapped', { cause: coded(code) }), REQUEST)),
+		]),
+		['no code', describeFailure(failureFromError(new Error('odd'), REQUEST))],
+		['timeout', describeFailure(timeoutFailure(REQUEST))],
+		[
+			"n8n's refusal",
+			describeFailure(failureFromError(new UserError('Blocked', { description: MARKUP }), REQUEST)),
+		],
+		[
+			"n8n's refusal without a description",
+			describeFailure(failureFromError(new UserError('Blocked'), REQUEST)),
+		],
+	];
+}
+
+/** What a bad item or parameter is told, from the functions that check them before sending. */
+function descriptionsFromInputs(): Array<[string, string | undefined]> {
+	const circular: IDataObject = {};
+	circular.self = circular;
+	const checks: Array<[string, () => unknown]> = [
+		['empty message', () => messageText(' ')],
+		['null message', () => messageText(null)],
+		['object message', () => messageText({ a: 1 })],
+		['undefined context', () => contextFromJson(undefined)],
+		['empty context', () => contextFromJson('')],
+		['context not JSON', () => contextFromJson('{"a": <b>}')],
+		['context an array', () => contextFromJson('[1]')],
+		[
+			'field without a name',
+			() => contextFromFields([{ id: '1', name: '', value: 1, type: 'number' }]),
+		],
+		[
+			'field twice',
+			() =>
+				contextFromFields([
+					{ id: '1', name: '<a>', value: '1', type: 'string' },
+					{ id: '2', name: '<a>', value: '2', type: 'string' },
+				]),
+		],
+		[
+			'field of the wrong type',
+			() => contextFromFields([{ id: '1', name: 'n', value: 'x', type: 'number' }]),
+		],
+		['circular context', () => serializeBody('m', circular)],
+	];
+	return checks.map(([name, check]) => {
+		try {
+			check();
+		} catch (error) {
+			return [name, describeFailure((error as TriggerError).failure)];
+		}
+		throw new Error(`${name}: no error`);
+	});
+}
+
+/** The matrix's expected descriptions (parts of the whole), with its placeholders filled in. */
+const MATRIX_DESCRIPTIONS = CASES.flatMap((c) =>
+	c.expect.kind === 'error' && c.expect.description !== ''
+		? [[c.id, c.expect.description.replace(/\{host\}/g, '127.0.0.1:5678').replace(/\{any\}/g, '')]]
+		: [],
+);
+
+describe('every description the node makes is shown whole by the editor', () => {
+	it.each(descriptionsFromAnswers())('%s', (_, description, failure) => {
+		expect(editorShows(description)).toBe(description);
+		// What the service said is quoted (as plain text), except for a redirect, which is not read.
+		if (failure.httpCode?.startsWith('3')) expect(description).not.toContain('The service said');
+		else expect(description).toContain(`The service said: ${MARKUP_SHOWN}`);
+	});
+
+	it.each(descriptionsFromErrors())('%s', (name, description) => {
+		expect(description).toBeDefined();
+		expect(editorShows(description!)).toBe(description);
+		if (name === "n8n's refusal") expect(description).toContain(MARKUP_SHOWN);
+	});
+
+	it.each(descriptionsFromInputs())('%s', (_, description) => {
+		expect(description).toBeDefined();
+		expect(editorShows(description!)).toBe(description);
+	});
+
+	it.each(MATRIX_DESCRIPTIONS)("the fault matrix's %s", (_, description) => {
+		expect(editorShows(description)).toBe(description);
+	});
+});

@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+
+import {
+	failureFromAnswer,
+	parseRetryAfter,
+} from '../../../../nodes/TriggerAutomation/answer/serviceAnswer';
+
+const now = Date.parse('2026-11-21T10:00:00Z');
+const request = {
+	url: 'http://127.0.0.1:5678/webhooks/cloud/auto-7',
+	automationId: 'auto-7',
+	signatureTimestamp: now,
+	bodyBytes: 42,
+	timeoutMs: 30_000,
+};
+
+describe('Retry-After (429): delta-seconds or an HTTP date', () => {
+	it('reads seconds', () => {
+		expect(parseRetryAfter('7', now)).toBe(7_000);
+	});
+
+	it('reads an HTTP date as the time left until then', () => {
+		expect(parseRetryAfter('Sat, 21 Nov 2026 10:00:30 GMT', now)).toBe(30_000);
+		expect(parseRetryAfter('Sat, 21 Nov 2026 09:59:00 GMT', now)).toBe(0);
+	});
+
+	it('ignores what it cannot read', () => {
+		expect(parseRetryAfter(undefined, now)).toBeUndefined();
+		expect(parseRetryAfter('soon', now)).toBeUndefined();
+	});
+});
+
+describe("the service's message, quoted as plain text", () => {
+	const said = (body: string, headers: Record<string, string> = {}) =>
+		failureFromAnswer({ statusCode: 400, headers, body: Buffer.from(body) }, request, now)!
+			.description;
+
+	it('from a JSON answer, its own message rather than the JSON text', () => {
+		const body = JSON.stringify({ error: 'invalid_body', message: 'data.message must be "text".' });
+		expect(said(body, { 'content-type': 'application/json' })).toBe(
+			'Check the message and context of this item. The service said: data.message must be "text".',
+		);
+	});
+
+	it.each([
+		['message', { error: 'code', message: 'the message' }],
+		['error.message', { error: { code: 7, message: 'the message' } }],
+		['error_description', { error: 'code', error_description: 'the message' }],
+		['detail', { title: 'Bad Request', detail: 'the message' }],
+		['error, when it is text', { error: 'the message' }],
+		['title', { title: 'the message', status: 400 }],
+		['message, skipping an empty one', { message: ' ', error: 'the message' }],
+	])('finds the message in %s', (_, json) => {
+		expect(said(JSON.stringify(json))).toMatch(/ The service said: the message$/);
+	});
+
+	it('a body that is a JSON string is its own message, whatever the Content-Type', () => {
+		expect(said('"the message"', { 'content-type': 'text/plain' })).toMatch(
+			/ The service said: the message$/,
+		);
+	});
+
+	it('JSON without a message, and text, are quoted as they came, trimmed and on one line', () => {
+		expect(said('{"ok":false,"code":17}')).toMatch(/ The service said: \{"ok":false,"code":17\}$/);
+		expect(said('  line one\r\n\tline two \n')).toMatch(/ The service said: line one line two$/);
+	});
+
+	it('quotes at most 500 characters, and nothing when the service said nothing', () => {
+		const long = `${'é'.repeat(499)}😀😀`;
+		expect(said(long)).toMatch(new RegExp(` The service said: ${'é'.repeat(499)}😀…$`, 'u'));
+		expect(said('   ')).toBe('Check the message and context of this item.');
+	});
+
+	it('writes markup in what the service said as look-alikes the editor shows as written', () => {
+		expect(said('{"message":"signs \\"<t>.<body>\\" & `t`"}')).toMatch(
+			/ The service said: signs "‹t›\.‹body›" ＆ ˋtˋ$/,
+		);
+	});
+});
+
+describe('a rejected signature (401, 403): what to do first, then the clocks, then what the service said', () => {
+	const body = JSON.stringify({
+		error: 'invalid_signature',
+		message: 'The signature does not match the body. It signs "<t>.<body>" with the same t.',
+	});
+	const rejected = (date?: number) =>
+		failureFromAnswer(
+			{
+				statusCode: 403,
+				headers: date === undefined ? {} : { date: new Date(date).toUTCString() },
+				body: Buffer.from(body),
+			},
+			request,
+			now,
+		)!;
+	const SAID =
+		' The service said: The signature does not match the body. It signs "‹t›.‹body›" with the same t.';
+
+	it('clocks that agree: copy the signing secret again', () => {
+		expect(rejected(now + 1_000).description).toBe(
+			"Copy the signing secret again from this automation's Webhook details into the credential: " +
+				'the clocks agree, so the secret is the likely cause ' +
+				'(server time 2026-11-21T10:00:01.000Z, signature timestamp 2026-11-21T10:00:00.000Z).' +
+				SAID,
+		);
+	});
+
+	it('a clock more than 5 minutes off: synchronise it', () => {
+		expect(rejected(now - 600_000).description).toBe(
+			"Synchronise the clock of the machine running n8n (NTP): this machine's clock is 600 s ahead of the service's, " +
+				'more than the 5 minutes a signature is valid ' +
+				'(server time 2026-11-21T09:50:00.000Z, signature timestamp 2026-11-21T10:00:00.000Z).' +
+				SAID,
+		);
+	});
+
+	it('a clock off by less than 5 minutes: the secret is still the likely cause', () => {
+		expect(rejected(now + 90_000).description).toBe(
+			"Copy the signing secret again from this automation's Webhook details into the credential: " +
+				"this machine's clock is 90 s behind the service's, but within the 5 minutes a signature is valid, " +
+				'so the secret is the likely cause ' +
+				'(server time 2026-11-21T10:01:30.000Z, signature timestamp 2026-11-21T10:00:00.000Z).' +
+				SAID,
+		);
+	});
+
+	it('no Date header: check the secret and the clock', () => {
+		expect(rejected().description).toBe(
+			"Check that the credential's signing secret is the one shown in this automation's Webhook details, and that this machine's clock is correct." +
+				SAID,
+		);
+	});
+});

@@ -1,0 +1,121 @@
+/**
+ * The gate of Sending → Adaptive with a clock the test holds (vitest's fake timers drive n8n's
+ * sleep and Date.now): who goes next, when, and what is given back. The end-to-end properties (all
+ * accepted, none twice, in n8n's engine) are in serviceGate.engine.test.ts.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+import type { Failure } from '../../../../nodes/TriggerAutomation/answer/failure';
+import {
+	ExecutionLane,
+	MAX_IN_FLIGHT,
+} from '../../../../nodes/TriggerAutomation/sending/serviceGate';
+
+let services = 0;
+/** A service of its own for each test: gates are kept per service for the process's life. */
+const newService = () => `http://gate-${++services}.test`;
+
+const retryAfter = (ms: number): Failure => ({
+	code: 'rate_limited',
+	message: 'Rate limited by the service (429)',
+	resend: true,
+	pushBack: { afterMs: ms },
+});
+
+/** Logs `label` once the promise (a start or a re-send's turn) resolves. */
+const track = (log: string[], label: string, turn: Promise<void>) =>
+	void turn.then(() => log.push(label));
+
+beforeEach(() => {
+	vi.useFakeTimers({ now: 1_000_000 });
+});
+afterEach(() => {
+	vi.useRealTimers();
+});
+
+describe('ServiceGate', () => {
+	it('a Retry-After holds every execution until it ends; then the executions take turns', async () => {
+		const service = newService();
+		const a = new ExecutionLane(service, undefined);
+		const b = new ExecutionLane(service, undefined);
+		await a.start();
+		a.settled(Date.now(), retryAfter(1000));
+		const log: string[] = [];
+		for (const k of [0, 1]) {
+			track(log, `a${k}`, a.start());
+			track(log, `b${k}`, b.start());
+		}
+		await vi.advanceTimersByTimeAsync(999);
+		expect(log).toEqual([]);
+		// Nothing was accepted before the pause (the service was busy): one request per pause.
+		await vi.advanceTimersByTimeAsync(1);
+		expect(log).toEqual(['b0']);
+		await vi.advanceTimersByTimeAsync(3000);
+		expect(log).toEqual(['b0', 'a0', 'b1', 'a1']);
+		a.close();
+		b.close();
+	});
+
+	it("a re-send waits its time, then goes before the execution's new items", async () => {
+		const lane = new ExecutionLane(newService(), undefined);
+		await lane.start();
+		lane.settled(Date.now(), retryAfter(1000));
+		const log: string[] = [];
+		track(log, 're-send', lane.turn(1000));
+		track(log, 'new 1', lane.start());
+		track(log, 'new 2', lane.start());
+		await vi.advanceTimersByTimeAsync(1000);
+		expect(log).toEqual(['re-send']);
+		await vi.advanceTimersByTimeAsync(2000);
+		expect(log).toEqual(['re-send', 'new 1', 'new 2']);
+		lane.close();
+	});
+
+	it('no more than MAX_IN_FLIGHT requests at once; an answer lets the next one go', async () => {
+		const lane = new ExecutionLane(newService(), undefined);
+		const log: string[] = [];
+		for (let k = 0; k < MAX_IN_FLIGHT + 5; k++) track(log, String(k), lane.start());
+		await vi.advanceTimersByTimeAsync(1000);
+		expect(log).toHaveLength(MAX_IN_FLIGHT);
+		lane.settled(Date.now() - 50);
+		await vi.advanceTimersByTimeAsync(10);
+		expect(log).toHaveLength(MAX_IN_FLIGHT + 1);
+		lane.close();
+	});
+
+	it('Stop lets the waiting items of its execution go at once; the other execution keeps its turn', async () => {
+		const service = newService();
+		const stop = new AbortController();
+		const stopped = new ExecutionLane(service, stop.signal);
+		const other = new ExecutionLane(service, undefined);
+		await stopped.start();
+		stopped.settled(Date.now(), retryAfter(1000));
+		const log: string[] = [];
+		track(log, 'stopped', stopped.start());
+		track(log, 'stopped re-send', stopped.turn(1000));
+		track(log, 'other', other.start());
+		stop.abort();
+		await vi.advanceTimersByTimeAsync(0);
+		expect(log).toEqual(['stopped', 'stopped re-send']);
+		stopped.close();
+		await vi.advanceTimersByTimeAsync(1000);
+		expect(log).toEqual(['stopped', 'stopped re-send', 'other']);
+		other.close();
+	});
+
+	it('close gives back the places its execution still holds, and leaves no timer behind', async () => {
+		const service = newService();
+		const first = new ExecutionLane(service, undefined);
+		const log: string[] = [];
+		for (let k = 0; k < MAX_IN_FLIGHT; k++) track(log, 'first', first.start());
+		await vi.advanceTimersByTimeAsync(1000);
+		expect(log).toHaveLength(MAX_IN_FLIGHT);
+		first.close();
+		const second = new ExecutionLane(service, undefined);
+		for (let k = 0; k < MAX_IN_FLIGHT; k++) track(log, 'second', second.start());
+		await vi.advanceTimersByTimeAsync(1000);
+		expect(log.filter((label) => label === 'second')).toHaveLength(MAX_IN_FLIGHT);
+		second.close();
+		expect(vi.getTimerCount()).toBe(0);
+	});
+});
