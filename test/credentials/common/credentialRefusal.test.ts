@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+
+import { CredentialRefusal } from '../../../credentials/common/credentialRefusal';
+import { signRequest } from '../../../credentials/common/signRequest';
+import { failureFromError } from '../../../nodes/TriggerAutomation/answer/noAnswer';
+
+const WEBHOOK_URL = 'https://svc.example.com/webhooks/cloud/auto-7';
+const REQUEST = { url: WEBHOOK_URL, automationId: 'auto-7', bodyBytes: 2, timeoutMs: 30_000 };
+
+function refusal(): CredentialRefusal {
+	try {
+		signRequest(
+			{ webhookUrl: WEBHOOK_URL, signingSecret: 'whsec_1' },
+			{ url: `${WEBHOOK_URL}-other`, body: {} },
+		);
+	} catch (error) {
+		return error as CredentialRefusal;
+	}
+	throw new Error('signRequest signed a request to another URL');
+}
+
+describe('a credential refusal: the credential will not sign, so nothing is sent', () => {
+	it('is a CredentialRefusal, named so, whose message says how to fix it', () => {
+		const error = refusal();
+		expect(error).toBeInstanceOf(CredentialRefusal);
+		expect(error.name).toBe('CredentialRefusal');
+		expect(error.message).toMatch(/Set the request URL to the credential's webhook URL/);
+	});
+
+	it('wrapped by n8n, it is still found: the item fails as bad input with its message, not as a network failure', () => {
+		const error = refusal();
+		const failure = failureFromError(new Error('Request failed', { cause: error }), REQUEST);
+		expect(failure).toEqual({ code: 'bad_input', resend: false, message: error.message });
+	});
+});
