@@ -1,7 +1,7 @@
 /**
  * The compatibility run's results file (e2e/compat/results.json) and what the docs show of it: the
  * README's minimum line and docs/compatibility.md's table, each between markers. `npm run
- * test:compat` writes both; test/compatibilityTable.test.ts fails when either differs from the results.
+ * test:compat` writes both; test/repository/compatibilityTable.test.ts fails when either differs from the results.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -225,7 +225,7 @@ export const nodeProperties: INodeProperties[] = [
 
 /**
  * The defaults the editor shows, which request/settings.ts also uses when a value is left empty. n8n's lint
- * wants each `default` above written as a literal; test/settings.test.ts holds the two equal.
+ * wants each `default` above written as a literal; test/nodes/TriggerAutomation/description.test.ts holds the two equal.
  */
 export const DEFAULTS = {
 	timeoutMs: 30000,
