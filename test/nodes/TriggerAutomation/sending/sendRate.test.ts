@@ -22,7 +22,7 @@ function startsBetween(rate: SendRate, from: number, to: number): number {
 describe('SendRate', () => {
 	it('before the service pushes back, starts are spread at START_RATE, a few at once', () => {
 		const rate = new SendRate(0);
-		expect(startsAt(rate, 0)).toBe(10);
+		expect(startsAt(rate, 0)).toBe((START_RATE * 10) / 1000);
 		expect(startsBetween(rate, 1, 1001)).toBe(START_RATE);
 	});
 
@@ -89,9 +89,9 @@ describe('SendRate', () => {
 		rate.pushedBack(0, 0);
 		rate.pushedBack(1, 1);
 		rate.pushedBack(2, 2);
-		// 125 requests/s: a burst holds two starts (10 ms would hold 1.25), then one per 8 ms.
+		// An eighth of START_RATE: a burst holds two starts (10 ms would hold fewer), then one per gap.
 		expect(startsAt(rate, 60_000)).toBe(2);
-		expect(rate.waitMs(60_000)).toBe(8);
+		expect(rate.waitMs(60_000)).toBe(Math.ceil(8000 / START_RATE));
 	});
 
 	it('counting starts again when executions send after a time with none: that time is no rate', () => {
