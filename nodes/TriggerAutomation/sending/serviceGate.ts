@@ -57,7 +57,7 @@ export class ServiceGate {
 			this.inFlight++;
 			lane.grant(now);
 		}
-		const due = this.lanes.map((lane) => lane.resendAt).filter((at) => at > now);
+		const due = this.lanes.map((lane) => lane.resendAt).filter((at) => at > now && at < Infinity);
 		if (due.length > 0) this.wakeIn(Math.min(...due) - now);
 	}
 

@@ -103,6 +103,16 @@ describe('ServiceGate', () => {
 		other.close();
 	});
 
+	it('no timer runs while an execution only waits for answers', async () => {
+		const lane = new ExecutionLane(newService(), undefined);
+		await lane.start();
+		await vi.advanceTimersByTimeAsync(100);
+		expect(vi.getTimerCount()).toBe(0);
+		lane.settled(Date.now() - 50);
+		expect(vi.getTimerCount()).toBe(0);
+		lane.close();
+	});
+
 	it('close gives back the places its execution still holds, and leaves no timer behind', async () => {
 		const service = newService();
 		const first = new ExecutionLane(service, undefined);
