@@ -5,7 +5,7 @@
  */
 
 /** Requests per second before the service has pushed back: spread, so a 429 is heard early. */
-export const START_RATE = 500;
+export const START_RATE = 1000;
 /** Starts that may go at once: this long at the rate, at least two (a late timer costs no start). */
 const BURST_MS = 10;
 

@@ -8,8 +8,8 @@ import type { Failure } from '../answer/failure';
 import type { Pace } from './sending';
 import { SendRate } from './sendRate';
 
-/** Requests at once to one service: more only holds more sockets (n8n opens one per request). */
-export const MAX_IN_FLIGHT = 256;
+/** Requests at once to one service: bounds what a burst sends before a busy process reads a 429. */
+export const MAX_IN_FLIGHT = 128;
 
 export class ServiceGate {
 	readonly rate = new SendRate(Date.now());
