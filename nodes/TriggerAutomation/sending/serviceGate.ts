@@ -5,7 +5,6 @@
 import { sleep } from 'n8n-workflow';
 
 import type { Failure } from '../answer/failure';
-import type { Pace } from './sending';
 import { SendRate } from './sendRate';
 
 /** Requests at once to one service: bounds what a burst sends before a busy process reads a 429. */
@@ -85,10 +84,10 @@ const gateFor = (service: string) =>
 	gates.get(service) ?? gates.set(service, new ServiceGate()).get(service)!;
 
 /**
- * One execution's place in the gate: its re-sends (in the order turned away) before its new items.
- * Stop lets its waiting items go; `close` gives back what it still holds.
+ * One execution's place in the gate, and its items' Pace (sending.ts): its re-sends (in the order
+ * turned away) before its new items. Stop lets its waiting items go; `close` gives back the rest.
  */
-export class ExecutionLane implements Pace {
+export class ExecutionLane {
 	private readonly gate: ServiceGate;
 	private held = 0;
 	private readonly newItems: Array<() => void> = [];
