@@ -1,32 +1,8 @@
 /**
- * What the service accepted in this pass, so that no retry of the pass sends it again. Two kinds of
- * retry run a pass again with the very items it had:
- * - Retry On Fail: n8n executes the node again at once when it threw or its first output item is
- *   an error item;
- * - n8n's Retry of a failed execution (Executions list, the public API): n8n loads the execution's
- *   saved data, the nodes' contexts included, removes the failed pass of the node and runs the node
- *   again at the same run index.
- * (A pass is what n8n calls a run of the node, numbered by its run index; here "run" means only the
- * service's.) The outputs of accepted items are therefore kept in n8n's own per-execution context of
- * this node, which n8n saves with the execution and which travels with it to whichever worker runs
- * it, keyed by the run index and the item index: a retry gets the same items at the same indexes,
- * while a later pass in the same execution (a loop iteration, a second branch) gets a new run index
- * and sends all its items.
- *
- * Also keyed by the webhook URL: a Retry "with currently saved workflow" whose credential now points
- * to another automation sends every item there, since that automation never got them. Other edits
- * made before such a Retry do not matter: an accepted item has its run, and a changed message would
- * make a second run, not replace the first. (n8n refuses to retry with a workflow where the node
- * that failed was renamed or deleted.)
- *
- * A Retry starts from the saved data of the execution it retries, and no later execution can change
- * that data: retried again, an execution passes on only what it had itself (or the executions it
- * retried) when it failed, and sends again what its earlier Retry sent. So the memory also names
- * the execution that last ran the pass and those it retried: an execution that finds another's id
- * there is a Retry, and its error says to retry it, not the one it retried (nodeError.ts).
- *
- * Nothing stays after a pass that needs no retry. After the last try that failed, it stays only if
- * the execution ends in error (the node threw), where n8n's Retry starts.
+ * What the service accepted in this pass (n8n's run of the node), so that Retry On Fail and n8n's
+ * Retry of the execution pass those items on instead of sending them again: kept in n8n's context of
+ * this node, which n8n saves with the execution, by run index, item index and webhook URL, with the
+ * executions that ran the pass. What each retry sends: docs/reference.md#retrying.
  */
 import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 
