@@ -116,7 +116,9 @@ export class Rest {
 		const deadline = Date.now() + timeoutMs;
 		for (;;) {
 			const execution = await this.execution(id);
-			if (!['new', 'running', 'waiting'].includes(execution.status)) return execution;
+			// n8n 1.x may report the status before the execution's data is saved.
+			const ended = !['new', 'running', 'waiting'].includes(execution.status);
+			if (ended && execution.data !== undefined) return execution;
 			if (Date.now() > deadline) throw new Error(`execution ${id} did not end`);
 			await new Promise((resolve) => setTimeout(resolve, 250));
 		}
