@@ -19,7 +19,8 @@ import type { Pace } from './sending/sending';
 const MAX_RETRY_WAIT_MS = 60_000;
 
 function resendDelayMs(failure: Failure, resent: number): number | undefined {
-	const delay = failure.pushBack?.afterMs ?? 500 * 2 ** Math.min(resent, 7);
+	// Doubling stops at 32 s, under MAX_RETRY_WAIT_MS: only the service's own Retry-After fails here.
+	const delay = failure.pushBack?.afterMs ?? 500 * 2 ** Math.min(resent, 6);
 	return delay <= MAX_RETRY_WAIT_MS ? delay : undefined;
 }
 
