@@ -134,6 +134,8 @@ export class N8nInstance {
 	port = 0;
 	log = '';
 	private server?: ChildProcess;
+	/** Resolves once the server's output has been read to its end, not only once it exited. */
+	private serverClosed?: Promise<unknown>;
 	/** CLI commands running (an import), which stop() ends too. */
 	private readonly commands = new Set<ChildProcess>();
 	/** Set by stop(), so that a start() it interrupted before n8n was spawned spawns none. */
@@ -264,6 +266,7 @@ export class N8nInstance {
 		if (this.stopRequested) throw new Error('n8n was stopped while starting');
 		const server = spawn(command, argv, { env, stdio: ['ignore', 'pipe', 'pipe'] });
 		this.server = server;
+		this.serverClosed = new Promise((resolve) => server.once('close', resolve));
 		const onData = (chunk: Buffer) => {
 			const text = chunk.toString('utf8');
 			this.log += text;
@@ -298,11 +301,15 @@ export class N8nInstance {
 		for (const command of this.commands) command.kill('SIGTERM');
 		const server = this.server;
 		this.server = undefined;
-		if (!server || server.exitCode !== null) return;
-		const exited = new Promise((resolve) => server.once('exit', resolve));
-		server.kill('SIGTERM');
-		const timer = setTimeout(() => server.kill('SIGKILL'), 20_000);
-		await exited;
+		if (!server) return;
+		// 'exit' can come before the last of n8n's output is read (its "Shutting down" line when a
+		// Ctrl+C reached it first): the log would lose it. 'close' comes after.
+		let timer: NodeJS.Timeout | undefined;
+		if (server.exitCode === null && server.signalCode === null) {
+			server.kill('SIGTERM');
+			timer = setTimeout(() => server.kill('SIGKILL'), 20_000);
+		}
+		await this.serverClosed;
 		clearTimeout(timer);
 	}
 
