@@ -7,16 +7,14 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Failure } from './answer/failure';
-import { TriggerError } from './answer/failure';
+import { MAX_RETRY_WAIT_MS, TriggerError } from './answer/failure';
 import { outputJson } from './answer/response';
+import { askedToWait } from './answer/serviceAnswer';
 import { sendAttempt } from './request/attempt';
 import { previewItem } from './request/preview';
 import { bodyForItem } from './request/requestBody';
 import type { Execution } from './request/settings';
 import type { Pace } from './sending/sending';
-
-// A longer Retry-After is not waited for: the item fails with the 429 and says when to retry.
-const MAX_RETRY_WAIT_MS = 60_000;
 
 function resendDelayMs(failure: Failure, resent: number): number | undefined {
 	// Doubling stops at 32 s, under MAX_RETRY_WAIT_MS: only the service's own Retry-After fails here.
@@ -44,6 +42,11 @@ export async function triggerItem(
 	let spent = 0;
 	let acceptedSeen = pace.accepted;
 	for (let resent = 0; ; resent++) {
+		const refusedForMs = pace.refusedForMs ?? 0;
+		if (refusedForMs > 0) {
+			pace.settled();
+			throw new TriggerError(askedToWait(refusedForMs));
+		}
 		const sentAt = Date.now();
 		const attempt = await sendAttempt(execution, body);
 		pace.settled(sentAt, 'failure' in attempt ? attempt.failure : undefined);

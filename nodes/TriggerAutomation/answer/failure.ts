@@ -57,6 +57,12 @@ export interface Failure {
 	pushBack?: { afterMs?: number };
 }
 
+/**
+ * The longest Retry-After the node waits. A longer one fails the item it came with, and, under
+ * Adaptive, every item that would go to that service before it ends, unsent (serviceGate.ts).
+ */
+export const MAX_RETRY_WAIT_MS = 60_000;
+
 /** The request may have reached the service and created a run: it is never sent again. */
 export function mayHaveRun(failure: Failure): boolean {
 	return failure.code === 'may_have_run';

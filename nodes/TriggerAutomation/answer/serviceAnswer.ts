@@ -8,7 +8,7 @@ import { isPlainObject } from '../../../credentials/common/plainObject';
 import { SIGNATURE_TOLERANCE_MS } from '../../../credentials/common/signature';
 import { LABELS, SENDING_MODES, inContext, inOptions } from '../description';
 import type { Failure, RequestInfo } from './failure';
-import { editorText } from './failure';
+import { MAX_RETRY_WAIT_MS, editorText } from './failure';
 import type { RawResponse } from './response';
 import { headerValue } from './response';
 
@@ -92,6 +92,16 @@ function signatureAdvice(response: RawResponse, signatureTimestamp: number | und
 		return `Synchronise the clock of the machine running n8n (NTP): ${skew}, more than the 5 minutes a signature is valid ${clocks}`;
 	}
 	return `${COPY_SECRET}: ${skew}, but within the 5 minutes a signature is valid, so the secret is the likely cause ${clocks}`;
+}
+
+/** An item not sent: the service asked an earlier request to wait `waitMs` more, past the limit. */
+export function askedToWait(waitMs: number): Failure {
+	return {
+		code: 'rate_limited',
+		resend: false,
+		message: `Not sent: the service asked to wait ${Math.ceil(waitMs / 1000)} s more (Retry-After), longer than this node waits`,
+		description: `Run this item again after that wait. The service answered an earlier request with a Retry-After over ${MAX_RETRY_WAIT_MS / 1000} s; until it ends, nothing more is sent to it.`,
+	};
 }
 
 /** A non-2xx answer → Failure; undefined when the service accepted the request. */

@@ -74,12 +74,9 @@ export class SendRate {
 	private resume(): void {
 		const end = this.pausedUntil;
 		const learned = (this.accepted * 1000) / Math.max(1, end - this.countingSince);
-		if (this.accepted === 0) this.beforeBusy = Math.max(this.beforeBusy, this.perSecond);
-		else this.beforeBusy = 0;
+		this.beforeBusy = this.accepted === 0 ? Math.max(this.beforeBusy, this.perSecond) : 0;
 		this.perSecond = Math.max(1000 / this.pauseMs, learned);
-		this.pauseMs = 0;
-		this.tokens = 1;
-		this.refilledAt = end;
+		[this.pauseMs, this.tokens, this.refilledAt] = [0, 1, end];
 		this.restart(end);
 	}
 }

@@ -13,6 +13,8 @@ import { ExecutionLane } from './serviceGate';
 export interface Pace {
 	/** Answers the service accepted so far, counted where the pace is shared. */
 	readonly accepted: number;
+	/** What is left of a Retry-After longer than the node waits (> 0): the item fails unsent. */
+	readonly refusedForMs?: number;
 	/** Until the item may be sent again, `waitMs` after it was turned away; ends early at Stop. */
 	turn(waitMs: number): Promise<void>;
 	/** An attempt sent at `sentAt` has ended (`failure` if not accepted); no `sentAt`: none sent. */
@@ -20,22 +22,19 @@ export interface Pace {
 }
 
 /** Waits `ms`, or less at Stop (n8n's sleep then rejects; the caller handles the stop). */
-async function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+const pause = async (ms: number, signal?: AbortSignal) =>
 	await sleep(ms, signal).catch(() => undefined);
-}
 
 /** Fixed Batches and One at a Time: an item waits only before its re-send. */
 function waitingPace(stop: AbortSignal | undefined): Pace {
-	let accepted = 0;
-	return {
-		get accepted() {
-			return accepted;
-		},
+	const pace: Pace & { accepted: number } = {
+		accepted: 0,
 		turn: async (waitMs) => await pause(waitMs, stop),
 		settled: (sentAt, failure) => {
-			if (sentAt !== undefined && !failure) accepted++;
+			if (sentAt !== undefined && !failure) pace.accepted++;
 		},
 	};
+	return pace;
 }
 
 export type Outcome = { itemIndex: number } & ({ json: IDataObject } | { error: unknown });

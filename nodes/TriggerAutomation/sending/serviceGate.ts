@@ -5,6 +5,7 @@
 import { sleep } from 'n8n-workflow';
 
 import type { Failure } from '../answer/failure';
+import { MAX_RETRY_WAIT_MS } from '../answer/failure';
 import { SendRate } from './sendRate';
 
 /** Requests at once to one service: bounds what a burst sends before a busy process reads a 429. */
@@ -15,6 +16,8 @@ export class ServiceGate {
 	/** Accepted answers so far: a turn-away while others are accepted costs no retry (triggerItem). */
 	accepted = 0;
 	inFlight = 0;
+	/** The end of a Retry-After longer than the node waits: until then, nothing is sent. */
+	refusedUntil = 0;
 	/** The executions sending here, in turn order. */
 	private readonly lanes: ExecutionLane[] = [];
 	private timer: AbortController | undefined;
@@ -38,7 +41,9 @@ export class ServiceGate {
 			this.accepted++;
 			this.rate.acceptedOne(sentAt, now);
 		} else if (sentAt !== undefined && failure?.pushBack) {
-			this.rate.pushedBack(sentAt, now, failure.pushBack.afterMs);
+			const afterMs = failure.pushBack.afterMs ?? 0;
+			if (afterMs <= MAX_RETRY_WAIT_MS) this.rate.pushedBack(sentAt, now, afterMs);
+			else this.refusedUntil = Math.max(this.refusedUntil, now + afterMs);
 		}
 		this.dispatch();
 	}
@@ -77,11 +82,8 @@ export class ServiceGate {
 	}
 }
 
+/** One per `{base_url}` (few), kept for the process's life. */
 const gates = new Map<string, ServiceGate>();
-
-/** The service's gate: kept for the process's life, one per `{base_url}` (few). */
-const gateFor = (service: string) =>
-	gates.get(service) ?? gates.set(service, new ServiceGate()).get(service)!;
 
 /**
  * One execution's place in the gate, and its items' Pace (sending.ts): its re-sends (in the order
@@ -98,13 +100,17 @@ export class ExecutionLane {
 		serviceUrl: string,
 		private readonly stop: AbortSignal | undefined,
 	) {
-		this.gate = gateFor(serviceUrl);
+		this.gate = gates.get(serviceUrl) ?? gates.set(serviceUrl, new ServiceGate()).get(serviceUrl)!;
 		this.gate.join(this);
 		stop?.addEventListener('abort', this.onStop, { once: true });
 	}
 
 	get accepted(): number {
 		return this.gate.accepted;
+	}
+
+	get refusedForMs(): number {
+		return this.gate.refusedUntil - Date.now();
 	}
 
 	/** When this execution's next re-send may go (infinity: none waits). */
@@ -136,8 +142,7 @@ export class ExecutionLane {
 	settled(sentAt?: number, failure?: Failure): void {
 		this.held--;
 		// An answer to a stopped execution's aborted request says nothing of the service.
-		const stopped = this.stop?.aborted === true;
-		this.gate.settled(stopped ? undefined : sentAt, failure);
+		this.gate.settled(this.stop?.aborted ? undefined : sentAt, failure);
 	}
 
 	close(): void {

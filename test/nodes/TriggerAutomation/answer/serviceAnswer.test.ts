@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import {
+	askedToWait,
 	failureFromAnswer,
 	parseRetryAfter,
 } from '../../../../nodes/TriggerAutomation/answer/serviceAnswer';
@@ -27,6 +28,18 @@ describe('Retry-After (429): delta-seconds or an HTTP date', () => {
 	it('ignores what it cannot read', () => {
 		expect(parseRetryAfter(undefined, now)).toBeUndefined();
 		expect(parseRetryAfter('soon', now)).toBeUndefined();
+	});
+});
+
+describe('an item not sent because the service asked to wait longer than the node waits', () => {
+	it('is rate_limited, never re-sent, and says the wait left in whole seconds, rounded up', () => {
+		expect(askedToWait(3_599_001)).toMatchObject({
+			code: 'rate_limited',
+			resend: false,
+			message:
+				'Not sent: the service asked to wait 3600 s more (Retry-After), longer than this node waits',
+		});
+		expect(askedToWait(3_599_001).description).toMatch(/^Run this item again after that wait\./);
 	});
 });
 

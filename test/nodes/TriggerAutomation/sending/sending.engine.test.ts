@@ -99,6 +99,39 @@ describe('Sending → Adaptive (the default): as fast as the service accepts, ne
 		expect(Object.values(count(receiver.requests.map(messageOf))).every((n) => n === 1)).toBe(true);
 	});
 
+	it('a 429 asking to wait an hour ends the execution at once: what was not yet sent fails unsent, with the same code; nothing is sent twice', async () => {
+		receiver.respondWith(async (_request, res) => {
+			await wait(50);
+			res.writeHead(429, { 'Retry-After': '3600' }).end();
+		});
+		const result = await run(DEFAULTS, items(300), { onError: 'continueRegularOutput' });
+		const sent = count(receiver.requests.map(messageOf));
+		expect(Object.values(sent).every((n) => n === 1)).toBe(true);
+		expect(receiver.requests.length).toBeLessThan(300);
+		const output = outputOf(result, NODE_NAME);
+		expect(output.map((item) => (item.json.details as IDataObject).code)).toEqual(
+			Array(300).fill('rate_limited'),
+		);
+		output.forEach((item, n) =>
+			expect(item.json.error).toMatch(
+				n in sent
+					? /^Rate limited by the service \(429\), retry after 3600 s$/
+					: /^Not sent: the service asked to wait 3\d{3} s more \(Retry-After\)/,
+			),
+		);
+	});
+
+	it('a 429 asking to wait an hour, without Continue On Fail: the node stops with it, not after the hour', async () => {
+		receiver.respondWith(async (_request, res) => {
+			await wait(50);
+			res.writeHead(429, { 'Retry-After': '3600' }).end();
+		});
+		const result = await run(DEFAULTS, items(300));
+		expect(result.status).toBe('error');
+		expect(result.data.resultData.error?.message).toMatch(/\(429\)|Not sent/);
+		expect(receiver.requests.length).toBeLessThan(300);
+	});
+
 	it("Retry On Fail after a partial run sends again only the items that were not accepted, and without Continue On Fail the first try's failure waits for the items in flight", async () => {
 		let failed = false;
 		service({

@@ -6,6 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import type { Failure } from '../../../../nodes/TriggerAutomation/answer/failure';
+import { MAX_RETRY_WAIT_MS } from '../../../../nodes/TriggerAutomation/answer/failure';
 import {
 	ExecutionLane,
 	MAX_IN_FLIGHT,
@@ -54,6 +55,40 @@ describe('ServiceGate', () => {
 		expect(log).toEqual(['b0', 'a0', 'b1', 'a1']);
 		a.close();
 		b.close();
+	});
+
+	it('a Retry-After longer than the node waits holds no execution: each item is let go and told the wait left', async () => {
+		const service = newService();
+		const a = new ExecutionLane(service, undefined);
+		const b = new ExecutionLane(service, undefined);
+		await a.start();
+		expect(b.refusedForMs).toBeLessThanOrEqual(0);
+		a.settled(Date.now(), retryAfter(MAX_RETRY_WAIT_MS + 1000));
+		const log: string[] = [];
+		track(log, 'b', b.start());
+		track(log, 'a', a.start());
+		await vi.advanceTimersByTimeAsync(0);
+		expect(log).toEqual(['b', 'a']);
+		expect(b.refusedForMs).toBe(MAX_RETRY_WAIT_MS + 1000);
+		await vi.advanceTimersByTimeAsync(MAX_RETRY_WAIT_MS + 1000);
+		expect(a.refusedForMs).toBe(0);
+		a.close();
+		b.close();
+	});
+
+	it('a Retry-After of exactly the longest the node waits holds every execution, refusing none', async () => {
+		const service = newService();
+		const lane = new ExecutionLane(service, undefined);
+		await lane.start();
+		lane.settled(Date.now(), retryAfter(MAX_RETRY_WAIT_MS));
+		const log: string[] = [];
+		track(log, 'next', lane.start());
+		await vi.advanceTimersByTimeAsync(MAX_RETRY_WAIT_MS - 1);
+		expect(log).toEqual([]);
+		expect(lane.refusedForMs).toBeLessThanOrEqual(0);
+		await vi.advanceTimersByTimeAsync(1);
+		expect(log).toEqual(['next']);
+		lane.close();
 	});
 
 	it("a re-send waits its time, then goes before the execution's new items", async () => {
