@@ -16,7 +16,8 @@ import { bodyForItem } from './request/requestBody';
 import type { Execution } from './request/settings';
 import type { Pace } from './sending/sending';
 
-function resendDelayMs(failure: Failure, resent: number): number | undefined {
+/** How long to wait before re-sending after `resent` re-sends; undefined: not waited for. */
+export function resendDelayMs(failure: Failure, resent: number): number | undefined {
 	// Doubling stops at 32 s, under MAX_RETRY_WAIT_MS: only the service's own Retry-After fails here.
 	const delay = failure.pushBack?.afterMs ?? 500 * 2 ** Math.min(resent, 6);
 	return delay <= MAX_RETRY_WAIT_MS ? delay : undefined;
