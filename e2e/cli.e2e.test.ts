@@ -12,6 +12,7 @@ import { AutomationServiceSimulator } from '../dev/simulator';
 import type { WorkflowFile } from '../dev/exampleFiles';
 import { CREDENTIAL_TYPE, credentialsOf, readExamples, workflowId } from '../dev/exampleFiles';
 import { Receiver, answerBusy, trickle } from '../test/support/receiver';
+import { ORDER_RUN } from '../test/support/orderExample';
 import { executionOf, outputItems, storedExecutions } from './support/execution';
 import { httpRequestWorkflow, itemsWorkflow } from './support/workflows';
 
@@ -142,16 +143,8 @@ for (const app of Object.values(APPS)) {
 			const runs = simulator.runs(ID);
 			expect(runs).toHaveLength(before + 1);
 			const recorded = runs[runs.length - 1];
-			expect(recorded.message).toBe(
-				'Check order 1042 for Ada Lovelace and email a confirmation to ada@example.com.',
-			);
-			expect(recorded.context).toEqual({
-				orderId: 1042,
-				lines: [
-					{ sku: 'TEA-01', qty: 2 },
-					{ sku: 'CUP-07', qty: 1 },
-				],
-			});
+			expect(recorded.message).toBe(ORDER_RUN.message);
+			expect(recorded.context).toEqual(ORDER_RUN.context);
 			const [item] = outputItems(run);
 			expect(item.json).toMatchObject({ statusCode: 202, signedAt: recorded.signedAt });
 			expect((item.json.response as { runId: string }).runId).toBe(recorded.runId);

@@ -48,6 +48,7 @@ import {
 	bodyJson,
 	specViolations,
 } from '../test/support/receiver';
+import { ORDER_RUN } from '../test/support/orderExample';
 
 const ID = 'editor-automation';
 const SECRET = 'e2e_editor_secret_8c2d4e';
@@ -359,9 +360,7 @@ for (const app of Object.values(APPS)) {
 			await page.getByTestId('execute-workflow-button').first().click();
 			await expect.poll(() => simulator.runs(ID).length, { timeout: 30_000 }).toBe(before + 1);
 			const run = simulator.runs(ID)[before];
-			expect(run.message).toBe(
-				'Check order 1042 for Ada Lovelace and email a confirmation to ada@example.com.',
-			);
+			expect(run.message).toBe(ORDER_RUN.message);
 			await openNode(page, 'Trigger Automation');
 			const output = page.getByTestId('output-panel');
 			await output.getByText(run.runId).first().waitFor();

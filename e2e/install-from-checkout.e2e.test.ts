@@ -17,6 +17,7 @@ import { APPS, N8nInstance, packPackage } from '../dev/n8nApp';
 import { PACKAGE_DIR } from '../dev/packageDir';
 import { PACKAGE_NAME } from '../dev/packageNames';
 import { AutomationServiceSimulator } from '../dev/simulator';
+import { ORDER_RUN } from '../test/support/orderExample';
 import { executeWorkflow } from './support/execution';
 import { importOrderExample } from './support/workflows';
 
@@ -121,9 +122,7 @@ describe("n8n-2: the README's install from a fresh clone (npm ci, npm pack, n8n'
 		expect(run.status).toBe('success');
 		const runs = simulator.runs(ID);
 		expect(runs).toHaveLength(1);
-		expect(runs[0].message).toBe(
-			'Check order 1042 for Ada Lovelace and email a confirmation to ada@example.com.',
-		);
+		expect(runs[0].message).toBe(ORDER_RUN.message);
 		expect(n8n.log).not.toMatch(/Error loading package|Unrecognized node type/);
 	});
 });

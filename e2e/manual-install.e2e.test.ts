@@ -18,6 +18,7 @@ import { APPS, N8nInstance, packPackage, setUpOwner } from '../dev/n8nApp';
 import { PACKAGE_NAME } from '../dev/packageNames';
 import { PACKAGE_DIR } from '../dev/packageDir';
 import { AutomationServiceSimulator } from '../dev/simulator';
+import { ORDER_RUN } from '../test/support/orderExample';
 import { executeWorkflow } from './support/execution';
 import { importOrderExample } from './support/workflows';
 
@@ -105,9 +106,7 @@ describe('n8n-2 with N8N_UNVERIFIED_PACKAGES_ENABLED=false: the manual install o
 		expect(run.status).toBe('success');
 		const runs = simulator.runs(ID);
 		expect(runs).toHaveLength(before + 1);
-		expect(runs[runs.length - 1].message).toBe(
-			'Check order 1042 for Ada Lovelace and email a confirmation to ada@example.com.',
-		);
+		expect(runs[runs.length - 1].message).toBe(ORDER_RUN.message);
 		expect(n8n.log).not.toMatch(/Error loading package|Unrecognized node type/);
 	});
 
