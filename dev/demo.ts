@@ -17,7 +17,7 @@ import { sendOneTrigger, triggerBody } from './demoTrigger';
 import { outputOf, runWorkflow } from './engine';
 import { loadExamples, prepareExample } from './examples';
 import type { RunRecord } from './simulator';
-import { AutomationServiceSimulator, DEV_SECRET, failureLines } from './simulator';
+import { AutomationServiceSimulator, DEV_SECRET, failureLines, failureOptions } from './simulator';
 
 const DEMO_AUTOMATION = 'demo-automation';
 
@@ -102,8 +102,7 @@ async function main(): Promise<void> {
 	const demoSecret = serve?.fixedSecret ? DEV_SECRET : `demo_${randomBytes(16).toString('hex')}`;
 	const simulator = new AutomationServiceSimulator({
 		automations: [{ id: DEMO_AUTOMATION, secret: demoSecret }],
-		...(serve?.perSecond === undefined ? {} : { perSecond: serve.perSecond }),
-		...(serve?.busySeconds === undefined ? {} : { busyForMs: serve.busySeconds * 1000 }),
+		...failureOptions(serve ?? {}),
 	});
 	const base = await simulator.start(command.port);
 	const webhookUrl = simulator.webhookUrl(DEMO_AUTOMATION);

@@ -115,6 +115,19 @@ function positiveNumber(flag, text) {
 }
 
 /**
+ * `--per-second`: a whole number of requests above 0, or undefined when the flag is not given.
+ * @param {string | undefined} text
+ * @returns {number | undefined}
+ */
+function perSecondFlag(text) {
+	const perSecond = positiveNumber('per-second', text);
+	if (perSecond !== undefined && !Number.isInteger(perSecond)) {
+		throw new UsageError(`--per-second must be a whole number of requests, got ${perSecond}`);
+	}
+	return perSecond;
+}
+
+/**
  * @param {string[]} argv
  * @param {NodeJS.ProcessEnv} env
  * @param {WebhookUrlRule} checkWebhookUrl Called only when --url is given.
@@ -157,10 +170,7 @@ function parseDemoArgs(argv, env, checkWebhookUrl) {
 			}
 			return { kind: 'examples', port };
 		}
-		const perSecond = positiveNumber('per-second', values['per-second']);
-		if (perSecond !== undefined && !Number.isInteger(perSecond)) {
-			throw new UsageError(`--per-second must be a whole number of requests, got ${perSecond}`);
-		}
+		const perSecond = perSecondFlag(values['per-second']);
 		const busySeconds = positiveNumber('busy', values.busy);
 		return {
 			kind: 'serve',
@@ -224,4 +234,12 @@ function inCliTerms(text) {
 	);
 }
 
-module.exports = { SECRET_VARIABLE, USAGE, UsageError, parseDemoArgs, positiveNumber, inCliTerms };
+module.exports = {
+	SECRET_VARIABLE,
+	USAGE,
+	UsageError,
+	parseDemoArgs,
+	positiveNumber,
+	perSecondFlag,
+	inCliTerms,
+};

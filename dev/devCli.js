@@ -7,7 +7,7 @@
 const { existsSync } = require('node:fs');
 const { join } = require('node:path');
 
-const { UsageError, positiveNumber } = require('./demoCli');
+const { UsageError, perSecondFlag, positiveNumber } = require('./demoCli');
 
 /**
  * @typedef {object} DevOptions
@@ -34,17 +34,13 @@ function devOptions(argv) {
 		// The simulator takes the next port.
 		throw new UsageError(`--port must be a port number below 65535, got ${option('port')}`);
 	}
-	const perSecond = positiveNumber('per-second', option('per-second'));
-	if (perSecond !== undefined && !Number.isInteger(perSecond)) {
-		throw new UsageError(`--per-second must be a whole number of requests, got ${perSecond}`);
-	}
 	return {
 		appId: option('n8n') === '1' ? 'n8n-1' : 'n8n-2',
 		port,
 		// Off by default: a restart keeps what the user changed in the examples.
 		restoreExamples: argv.includes('--restore-examples'),
 		dir: option('dir'),
-		perSecond,
+		perSecond: perSecondFlag(option('per-second')),
 		busySeconds: positiveNumber('busy', option('busy')),
 	};
 }

@@ -32,7 +32,7 @@ import type { N8nApp } from './n8nApp';
 import { APPS, N8nInstance, OWNER, appDir, appVersion, setUpOwner } from './n8nApp';
 import { PACKAGE_DIR } from './packageDir';
 import { PACKAGE_NAME } from './packageNames';
-import { AutomationServiceSimulator, DEV_SECRET, failureLines } from './simulator';
+import { AutomationServiceSimulator, DEV_SECRET, failureLines, failureOptions } from './simulator';
 import { credentialsOf, readExamples, workflowId } from './exampleFiles';
 
 const AUTOMATION = 'dev-automation';
@@ -126,8 +126,7 @@ export async function startDevN8n(options: {
 	mkdirSync(dataDir, { recursive: true });
 	const simulator = new AutomationServiceSimulator({
 		automations: [{ id: AUTOMATION, secret: DEV_SECRET }],
-		...(perSecond === undefined ? {} : { perSecond }),
-		...(busySeconds === undefined ? {} : { busyForMs: busySeconds * 1000 }),
+		...failureOptions({ perSecond, busySeconds }),
 	});
 	await simulator.start(options.simulatorPort ?? port + 1);
 	const logFile = join(dataDir, 'n8n.log');

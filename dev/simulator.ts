@@ -313,14 +313,27 @@ export class AutomationServiceSimulator {
 	}
 }
 
+/** The failures a user asked the simulator for: `--per-second` and `--busy` (in seconds). */
+export interface FailureFlags {
+	perSecond?: number;
+	busySeconds?: number;
+}
+
+/** The simulator's options for those failures. */
+export function failureOptions(
+	flags: FailureFlags,
+): Pick<SimulatorOptions, 'perSecond' | 'busyForMs'> {
+	return {
+		...(flags.perSecond === undefined ? {} : { perSecond: flags.perSecond }),
+		...(flags.busySeconds === undefined ? {} : { busyForMs: flags.busySeconds * 1000 }),
+	};
+}
+
 /**
  * What a simulator started with a busy spell or a rate limit does, for the user who asked: pairs
  * of a label and a sentence.
  */
-export function failureLines(options: {
-	perSecond?: number;
-	busySeconds?: number;
-}): Array<[string, string]> {
+export function failureLines(options: FailureFlags): Array<[string, string]> {
 	const lines: Array<[string, string]> = [];
 	if (options.busySeconds !== undefined) {
 		const text = `every request answered 429 (Retry-After: 1) for ${options.busySeconds} s from the first one`;
