@@ -63,7 +63,7 @@ function notSent(code: FailureCode, message: string, description: string): Failu
 }
 
 /** The request may have been written before the connection failed. */
-function mayHaveRun(message: string): Failure {
+function mayHaveBeenSent(message: string): Failure {
 	return { code: 'may_have_run', resend: false, message };
 }
 
@@ -130,9 +130,9 @@ export function failureFromError(error: unknown, request: RequestInfo): Failure 
 	}
 	// ERR_BAD_RESPONSE: the answer broke off midway (Node 24 reports that as ECONNRESET too).
 	if (['ECONNRESET', 'EPIPE', 'ERR_SOCKET_CLOSED', 'ERR_BAD_RESPONSE'].includes(code)) {
-		return mayHaveRun(
+		return mayHaveBeenSent(
 			`The connection to ${host} was closed before the service's answer was complete (${code})`,
 		);
 	}
-	return mayHaveRun(`The request to ${host} failed${code ? ` (${code})` : ''}`);
+	return mayHaveBeenSent(`The request to ${host} failed${code ? ` (${code})` : ''}`);
 }
