@@ -18,6 +18,13 @@ const DEFAULTS = { message: '={{ $json.n }}' };
 /** A service on this file's receiver. */
 const service = (spec: ServiceSpec) => limitedService(receiver, spec);
 
+/** Every request answered after 50 ms: 429 with Retry-After: 3600, longer than the node waits. */
+const askToWaitAnHour = () =>
+	receiver.respondWith(async (_request, res) => {
+		await wait(50);
+		res.writeHead(429, { 'Retry-After': '3600' }).end();
+	});
+
 describe('Sending → Adaptive (the default): as fast as the service accepts, never flooding it', () => {
 	it('a prompt service gets many requests at once (more than a few, never more than the cap), and every output is its own item, in item order', async () => {
 		const seen = service({ latencyMs: (k) => 5 + ((k * 7) % 30) });
@@ -100,10 +107,7 @@ describe('Sending → Adaptive (the default): as fast as the service accepts, ne
 	});
 
 	it('a 429 asking to wait an hour ends the execution at once: what was not yet sent fails unsent, with the same code; nothing is sent twice', async () => {
-		receiver.respondWith(async (_request, res) => {
-			await wait(50);
-			res.writeHead(429, { 'Retry-After': '3600' }).end();
-		});
+		askToWaitAnHour();
 		const result = await run(DEFAULTS, items(300), { onError: 'continueRegularOutput' });
 		const sent = count(receiver.requests.map(messageOf));
 		expect(Object.values(sent).every((n) => n === 1)).toBe(true);
@@ -122,10 +126,7 @@ describe('Sending → Adaptive (the default): as fast as the service accepts, ne
 	});
 
 	it('a 429 asking to wait an hour, without Continue On Fail: the node stops with it, not after the hour', async () => {
-		receiver.respondWith(async (_request, res) => {
-			await wait(50);
-			res.writeHead(429, { 'Retry-After': '3600' }).end();
-		});
+		askToWaitAnHour();
 		const result = await run(DEFAULTS, items(300));
 		expect(result.status).toBe('error');
 		expect(result.data.resultData.error?.message).toMatch(/\(429\)|Not sent/);

@@ -5,23 +5,16 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import type { Failure } from '../../../../nodes/TriggerAutomation/answer/failure';
 import { MAX_RETRY_WAIT_MS } from '../../../../nodes/TriggerAutomation/answer/failure';
 import {
 	ExecutionLane,
 	MAX_IN_FLIGHT,
 } from '../../../../nodes/TriggerAutomation/sending/serviceGate';
+import { rateLimited } from '../../../support/failures';
 
 let services = 0;
 /** A service of its own for each test: gates are kept per service for the process's life. */
 const newService = () => `http://gate-${++services}.test`;
-
-const retryAfter = (ms: number): Failure => ({
-	code: 'rate_limited',
-	message: 'Rate limited by the service (429)',
-	resend: true,
-	pushBack: { afterMs: ms },
-});
 
 /** Logs `label` once the promise (a start or a re-send's turn) resolves. */
 const track = (log: string[], label: string, turn: Promise<void>) =>
@@ -40,7 +33,7 @@ describe('ServiceGate', () => {
 		const a = new ExecutionLane(service, undefined);
 		const b = new ExecutionLane(service, undefined);
 		await a.start();
-		a.settled(Date.now(), retryAfter(1000));
+		a.settled(Date.now(), rateLimited(1000));
 		const log: string[] = [];
 		for (const k of [0, 1]) {
 			track(log, `a${k}`, a.start());
@@ -63,7 +56,7 @@ describe('ServiceGate', () => {
 		const b = new ExecutionLane(service, undefined);
 		await a.start();
 		expect(b.refusedForMs).toBeLessThanOrEqual(0);
-		a.settled(Date.now(), retryAfter(MAX_RETRY_WAIT_MS + 1000));
+		a.settled(Date.now(), rateLimited(MAX_RETRY_WAIT_MS + 1000));
 		const log: string[] = [];
 		track(log, 'b', b.start());
 		track(log, 'a', a.start());
@@ -80,7 +73,7 @@ describe('ServiceGate', () => {
 		const service = newService();
 		const lane = new ExecutionLane(service, undefined);
 		await lane.start();
-		lane.settled(Date.now(), retryAfter(MAX_RETRY_WAIT_MS));
+		lane.settled(Date.now(), rateLimited(MAX_RETRY_WAIT_MS));
 		const log: string[] = [];
 		track(log, 'next', lane.start());
 		await vi.advanceTimersByTimeAsync(MAX_RETRY_WAIT_MS - 1);
@@ -94,7 +87,7 @@ describe('ServiceGate', () => {
 	it("a re-send waits its time, then goes before the execution's new items", async () => {
 		const lane = new ExecutionLane(newService(), undefined);
 		await lane.start();
-		lane.settled(Date.now(), retryAfter(1000));
+		lane.settled(Date.now(), rateLimited(1000));
 		const log: string[] = [];
 		track(log, 're-send', lane.turn(1000));
 		track(log, 'new 1', lane.start());
@@ -124,7 +117,7 @@ describe('ServiceGate', () => {
 		const stopped = new ExecutionLane(service, stop.signal);
 		const other = new ExecutionLane(service, undefined);
 		await stopped.start();
-		stopped.settled(Date.now(), retryAfter(1000));
+		stopped.settled(Date.now(), rateLimited(1000));
 		const log: string[] = [];
 		track(log, 'stopped', stopped.start());
 		track(log, 'stopped re-send', stopped.turn(1000));
