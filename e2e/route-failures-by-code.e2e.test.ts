@@ -3,9 +3,10 @@
  * Automation node continues on the error output, and a Switch on `details.code` sends a failed item
  * to the branch of its failure code. The service answers each run differently (a 429 with a
  * Retry-After too long to wait for, a 401, a 500, a 405), and each time the saved execution shows
- * the item in that code's branch only. n8n 1.x's engine does not route this node's error items
- * (their JSON has `details`) to the error output: there the test proves that they stay on the
- * regular output with their code, as docs/reference.md says.
+ * the item in that code's branch only; a run while that Retry-After lasts sends nothing. n8n 1.x's
+ * engine does not route this node's error items (their JSON has `details`) to the error output:
+ * there the test proves that they stay on the regular output with their code, as
+ * docs/reference.md says.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -20,7 +21,8 @@ const SECRET = 'e2e_route_secret_3c9a0f';
 const PATH = '/webhooks/cloud/e2e-route';
 const TRIGGER = 'When clicking ‘Execute workflow’';
 
-// The 429 last: its Retry-After pauses every later request to the service for that long.
+// The 429 last: until its Retry-After (too long to wait for) ends, every later item to the
+// service fails unsent, which the last test shows.
 const CASES: Array<[string, string, number, Record<string, string>]> = [
 	['signature_rejected', 'Alert: check the credential', 401, {}],
 	['may_have_run', 'Ask a human: check the run history', 500, {}],
@@ -101,5 +103,21 @@ for (const app of Object.values(APPS)) {
 				expect(JSON.stringify(execution)).not.toContain(SECRET);
 			},
 		);
+
+		it('until that Retry-After ends, a run sends nothing: its item fails unsent, as rate_limited', async () => {
+			status = 202;
+			headers = { 'Content-Type': 'application/json' };
+			const before = receiver.requests.length;
+			const execution = await rest.ended(await rest.runManually(id, TRIGGER));
+			expect(execution.status).toBe('success');
+			expect(receiver.requests.length).toBe(before);
+			// n8n 1.x keeps the failed item on the regular output (above).
+			const node = n8n.version.startsWith('1.') ? 'Trigger Automation' : 'Wait, then run it again';
+			const [item] = execution.data.resultData.runData[node][0].data!.main[0];
+			expect(item.json.details).toMatchObject({ code: 'rate_limited', itemIndex: 0 });
+			expect(item.json.error).toMatch(
+				/^Not sent: the service asked to wait \d+ s more \(Retry-After\)/,
+			);
+		});
 	});
 }
