@@ -96,7 +96,9 @@ describe('executions sending to one service share its gate', () => {
 			expect(statuses(run)).toEqual([202, 202]);
 			expect(runIds(run)).toEqual(messages(e, 2).map((m) => `run-${m}`));
 		});
-		expect(seen.tooMany).toBeGreaterThanOrEqual(8);
+		// More turn-aways than one item's retries allow, whatever the machine's speed: the first
+		// requests, then one after each of the five pauses.
+		expect(seen.tooMany).toBeGreaterThan(5);
 		expect(Math.max(...seen.turnedAway.values())).toBeLessThanOrEqual(3);
 	});
 
