@@ -1,19 +1,25 @@
 /**
- * When the next request to one service may start, under Sending → Adaptive: a pause the service
- * asked for (Retry-After), and a rate learned from its answers. Every time is passed in, so the rules
+ * When the next request to one service may start, under Sending → Adaptive: no limit until the
+ * service pushes back, then a pause (the Retry-After asked for, or a short one), a rate learned from
+ * what it accepted, and growth while every start is accepted. Every time is passed in, so the rules
  * are tested with a clock the test controls. Why each rule: docs/sending.md.
  */
 
-/** Requests per second before the service has pushed back: spread, so a 429 is heard early. */
-export const START_RATE = 1000;
+/** The pause after a push-back without Retry-After: the service's queue drains meanwhile. */
+export const SHORT_PAUSE_MS = 100;
+/** Rate/s added per accepted answer while the rate holds starts back: ×e^GROWTH per second. */
+export const GROWTH = 0.5;
+/** What was accepted since the last pause sets the rate once counted over this long. */
+const DELIVERY_WINDOW_MS = 250;
 /** Starts that may go at once: this long at the rate, at least two (a late timer costs no start). */
 const BURST_MS = 10;
 
 export class SendRate {
-	perSecond = START_RATE;
-	private tokens = (START_RATE * BURST_MS) / 1000;
+	/** Infinity until the service first pushes back: then only MAX_IN_FLIGHT bounds a burst. */
+	perSecond = Number.POSITIVE_INFINITY;
+	private tokens = 0;
 	private refilledAt: number;
-	/** Accepted answers since `countingSince`: what the service takes, learned at a pause's end. */
+	/** Answers accepted since `countingSince`: what the service takes, learned as they come. */
 	private accepted = 0;
 	private countingSince: number;
 	private pausedUntil = 0;
@@ -21,6 +27,8 @@ export class SendRate {
 	/** The rate before the service was busy, back at its first accepted answer after a pause. */
 	private beforeBusy = 0;
 	private decreasedAt = Number.NEGATIVE_INFINITY;
+	/** When the rate last held a start back: growth only while the rate is what limits. */
+	private heldBackAt = Number.NEGATIVE_INFINITY;
 
 	constructor(now: number) {
 		this.refilledAt = this.countingSince = now;
@@ -30,35 +38,48 @@ export class SendRate {
 	waitMs(now: number): number {
 		if (now < this.pausedUntil) return this.pausedUntil - now;
 		if (this.pauseMs > 0) this.resume();
+		if (this.perSecond === Number.POSITIVE_INFINITY) return 0;
 		const burst = Math.max(2, (this.perSecond * BURST_MS) / 1000);
 		this.tokens = Math.min(burst, this.tokens + ((now - this.refilledAt) * this.perSecond) / 1000);
 		this.refilledAt = now;
-		if (this.tokens < 1) return Math.ceil(((1 - this.tokens) * 1000) / this.perSecond);
+		if (this.tokens < 1) {
+			this.heldBackAt = now;
+			return Math.ceil(((1 - this.tokens) * 1000) / this.perSecond);
+		}
 		this.tokens--;
 		return 0;
 	}
 
-	/** Accepted: one request/s more per second of these, or the rate before a busy pause at once. */
+	/**
+	 * Accepted: the rate from before a busy pause at once; else at least what the service accepted
+	 * since the last pause, and while the rate holds starts back, GROWTH more per answer.
+	 */
 	acceptedOne(sentAt: number, now: number): void {
 		this.accepted++;
-		if (this.beforeBusy === 0 || sentAt < this.pausedUntil) {
-			this.perSecond += 1 / this.perSecond;
+		if (this.beforeBusy !== 0 && sentAt >= this.pausedUntil) {
+			this.perSecond = this.beforeBusy;
+			this.beforeBusy = 0;
+			this.restart(now);
 			return;
 		}
-		this.perSecond = this.beforeBusy;
-		this.beforeBusy = 0;
-		this.restart(now);
+		if (this.perSecond === Number.POSITIVE_INFINITY || now < this.pausedUntil) return;
+		const counted = now - this.countingSince;
+		if (counted >= DELIVERY_WINDOW_MS) {
+			this.perSecond = Math.max(this.perSecond, (this.accepted * 1000) / counted);
+		}
+		if (now - this.heldBackAt < 1000) this.perSecond += GROWTH;
 	}
 
 	/**
-	 * Pushed back (429, 503, refused, no answer in time): wait the `pauseMs` asked for, or halve the
-	 * rate; once per round trip, as answers to requests sent before the last decrease tell of it.
+	 * Pushed back (429, 503, refused, no answer in time): pause every start for the `pauseMs` asked
+	 * for, or SHORT_PAUSE_MS; once per round trip, as answers to requests sent before the last
+	 * push-back tell of the rate before it.
 	 */
 	pushedBack(sentAt: number, now: number, pauseMs = 0): void {
-		if (sentAt <= this.decreasedAt) return;
+		if (sentAt <= this.decreasedAt || now < this.pausedUntil) return;
 		this.decreasedAt = now;
-		if (pauseMs === 0) this.perSecond = Math.max(1, this.perSecond / 2);
-		else [this.pausedUntil, this.pauseMs] = [now + pauseMs, pauseMs];
+		const ms = pauseMs > 0 ? pauseMs : SHORT_PAUSE_MS;
+		[this.pausedUntil, this.pauseMs] = [now + ms, ms];
 	}
 
 	/** Counting starts again: executions send after a time with none, which is no rate it set. */

@@ -10,6 +10,8 @@ import { SendRate } from './sendRate';
 
 /** Requests at once to one service: bounds what a burst sends before a busy process reads a 429. */
 export const MAX_IN_FLIGHT = 128;
+/** Starts per turn of the event loop: between them it reads answers, so a 429 is heard early. */
+export const STARTS_PER_TURN = 8;
 
 export class ServiceGate {
 	readonly rate = new SendRate(Date.now());
@@ -22,6 +24,8 @@ export class ServiceGate {
 	private readonly lanes: ExecutionLane[] = [];
 	private timer: AbortController | undefined;
 	private timerAt = 0;
+	/** Starts since an answer was last read or the gate's timer fired: at most STARTS_PER_TURN. */
+	private starts = 0;
 
 	join(lane: ExecutionLane): void {
 		if (this.lanes.length === 0 && this.inFlight === 0) this.rate.restart(Date.now());
@@ -36,6 +40,7 @@ export class ServiceGate {
 
 	settled(sentAt: number | undefined, failure: Failure | undefined): void {
 		this.inFlight--;
+		this.starts = 0;
 		const now = Date.now();
 		if (sentAt !== undefined && !failure) {
 			this.accepted++;
@@ -54,11 +59,13 @@ export class ServiceGate {
 		while (this.inFlight < MAX_IN_FLIGHT) {
 			const at = this.lanes.findIndex((lane) => lane.ready(now));
 			if (at === -1) break;
+			if (this.starts >= STARTS_PER_TURN) return this.wakeIn(0);
 			const waitMs = this.rate.waitMs(now);
 			if (waitMs > 0) return this.wakeIn(waitMs);
 			const [lane] = this.lanes.splice(at, 1);
 			this.lanes.push(lane);
 			this.inFlight++;
+			this.starts++;
 			lane.grant(now);
 		}
 		const due = this.lanes.map((lane) => lane.resendAt).filter((at) => at > now && at < Infinity);
@@ -75,6 +82,7 @@ export class ServiceGate {
 		void sleep(ms, timer.signal).then(
 			() => {
 				this.timer = undefined;
+				this.starts = 0;
 				this.dispatch();
 			},
 			() => undefined,

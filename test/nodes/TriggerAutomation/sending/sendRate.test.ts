@@ -3,12 +3,16 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import { START_RATE, SendRate } from '../../../../nodes/TriggerAutomation/sending/sendRate';
+import {
+	GROWTH,
+	SHORT_PAUSE_MS,
+	SendRate,
+} from '../../../../nodes/TriggerAutomation/sending/sendRate';
 
-/** How many requests may start at `now` (each start taken). */
-function startsAt(rate: SendRate, now: number): number {
+/** How many requests may start at `now` (each start taken), up to `most`. */
+function startsAt(rate: SendRate, now: number, most = 10_000): number {
 	let starts = 0;
-	while (rate.waitMs(now) === 0) starts++;
+	while (starts < most && rate.waitMs(now) === 0) starts++;
 	return starts;
 }
 
@@ -19,20 +23,47 @@ function startsBetween(rate: SendRate, from: number, to: number): number {
 	return starts;
 }
 
+/** A rate that has learned `perSecond` at a Retry-After pause of 1 s that ended at 1000. */
+function learned(perSecond: number): SendRate {
+	const rate = new SendRate(0);
+	for (let k = 0; k < perSecond; k++) rate.acceptedOne(0, 0);
+	rate.pushedBack(0, 0, 1000);
+	rate.waitMs(1000);
+	return rate;
+}
+
 describe('SendRate', () => {
-	it('before the service pushes back, starts are spread at START_RATE, a few at once', () => {
+	it('until the service pushes back there is no rate: every start may go at once', () => {
 		const rate = new SendRate(0);
-		expect(startsAt(rate, 0)).toBe((START_RATE * 10) / 1000);
-		expect(startsBetween(rate, 1, 1001)).toBe(START_RATE);
+		expect(startsAt(rate, 0)).toBe(10_000);
+		for (let k = 0; k < 500; k++) rate.acceptedOne(0, 50);
+		expect(rate.perSecond).toBe(Number.POSITIVE_INFINITY);
 	});
 
 	it('a Retry-After pauses every start until it ends', () => {
 		const rate = new SendRate(0);
-		startsAt(rate, 0);
 		rate.pushedBack(0, 5, 1000);
 		expect(rate.waitMs(6)).toBe(999);
 		expect(rate.waitMs(1004)).toBe(1);
 		expect(rate.waitMs(1005)).toBe(0);
+	});
+
+	it('a push-back without Retry-After pauses every start for SHORT_PAUSE_MS', () => {
+		const rate = new SendRate(0);
+		rate.pushedBack(0, 5);
+		expect(rate.waitMs(6)).toBe(SHORT_PAUSE_MS - 1);
+		expect(rate.waitMs(5 + SHORT_PAUSE_MS)).toBe(0);
+	});
+
+	it('push-backs count once per round trip: answers to requests sent before the last one tell of the rate before it', () => {
+		const rate = new SendRate(0);
+		rate.pushedBack(10, 20, 1000);
+		rate.pushedBack(15, 21, 5000);
+		expect(rate.waitMs(1020)).toBe(0);
+		rate.pushedBack(19, 1030, 5000);
+		expect(rate.waitMs(1031)).toBeLessThan(1000);
+		rate.pushedBack(1025, 1040, 5000);
+		expect(rate.waitMs(1041)).toBe(4999);
 	});
 
 	it('after a pause, the rate is what the service accepted from the last pause to the end of this one', () => {
@@ -46,57 +77,76 @@ describe('SendRate', () => {
 	});
 
 	it('a pause with nothing accepted (the service was busy): one request per pause, until one sent after it is accepted, which brings back the rate from before', () => {
-		const rate = new SendRate(0);
-		for (let k = 0; k < 40; k++) rate.acceptedOne(0, 50);
-		rate.pushedBack(60, 60, 1000);
-		rate.waitMs(1060);
-		expect(rate.perSecond).toBeCloseTo(40 / 1.06, 5);
+		const rate = learned(40);
 		// Busy: every request turned away, for three pauses.
 		for (let pause = 1; pause <= 3; pause++) {
-			rate.pushedBack(60 + 1000 * pause + 1, 60 + 1000 * pause + 2, 1000);
-			expect(rate.waitMs(60 + 1000 * (pause + 1) + 2)).toBe(0);
+			rate.pushedBack(1000 * pause + 1, 1000 * pause + 2, 1000);
+			expect(rate.waitMs(1000 * (pause + 1) + 2)).toBe(0);
 			expect(rate.perSecond).toBe(1);
 		}
 		// An answer to a request sent before the last pause ended says nothing of now.
 		rate.acceptedOne(3000, 4100);
-		expect(rate.perSecond).toBeCloseTo(1 + 1, 5);
-		rate.acceptedOne(4062, 4120);
-		expect(rate.perSecond).toBeCloseTo(40 / 1.06, 5);
-	});
-
-	it('each accepted answer adds one request/s per second of answers at the rate', () => {
-		const rate = new SendRate(0);
-		for (let k = 0; k < 40; k++) rate.acceptedOne(0, 0);
-		rate.pushedBack(0, 0, 1000);
-		rate.waitMs(1000);
+		expect(rate.perSecond).toBe(1);
+		rate.acceptedOne(4002, 4120);
 		expect(rate.perSecond).toBe(40);
-		for (let k = 0; k < 40; k++) rate.acceptedOne(1000 + 25 * k, 1050 + 25 * k);
-		expect(rate.perSecond).toBeGreaterThan(40.98);
-		expect(rate.perSecond).toBeLessThan(41);
 	});
 
-	it('a push-back without Retry-After halves the rate, once for the answers to requests sent before it', () => {
+	it('a service busy from the first request: the first one accepted after the pause brings back no rate at all', () => {
 		const rate = new SendRate(0);
-		rate.pushedBack(10, 20);
-		rate.pushedBack(15, 21);
-		expect(rate.perSecond).toBe(START_RATE / 2);
-		rate.pushedBack(22, 30);
-		expect(rate.perSecond).toBe(START_RATE / 4);
+		rate.pushedBack(0, 1, 1000);
+		expect(rate.waitMs(1001)).toBe(0);
+		expect(rate.perSecond).toBe(1);
+		rate.acceptedOne(1001, 1050);
+		expect(rate.perSecond).toBe(Number.POSITIVE_INFINITY);
+	});
+
+	it('while the rate holds starts back, each accepted answer adds GROWTH: a rate that rose is found within seconds', () => {
+		const rate = learned(20);
+		expect(rate.perSecond).toBe(20);
+		// Items wait at every millisecond; every start is accepted 50 ms later.
+		const sent: number[] = [];
+		for (let now = 1000; now < 4000; now++) {
+			while (sent.length > 0 && sent[0] + 50 <= now) rate.acceptedOne(sent.shift()!, now);
+			while (rate.waitMs(now) === 0) sent.push(now);
+		}
+		// ×e^(GROWTH × t): about 20 × e^1.5 = 90/s after 3 s (the answers lag 50 ms).
+		expect(rate.perSecond).toBeGreaterThan(20 * Math.exp(GROWTH * 2.8));
+		expect(rate.perSecond).toBeLessThan(20 * Math.exp(GROWTH * 3));
+	});
+
+	it('no growth while the rate holds nothing back: few items are no sign of room', () => {
+		const rate = learned(20);
+		for (let now = 1100; now < 11_000; now += 100) {
+			expect(rate.waitMs(now)).toBe(0);
+			rate.acceptedOne(now, now + 50);
+		}
+		expect(rate.perSecond).toBe(20);
+	});
+
+	it('the rate is at least what the service accepted since the last pause, once counted over 250 ms', () => {
+		const rate = new SendRate(0);
+		rate.pushedBack(0, 0);
+		// Nothing accepted in the short pause: one request per pause.
+		expect(rate.waitMs(SHORT_PAUSE_MS)).toBe(0);
+		expect(rate.perSecond).toBe(1000 / SHORT_PAUSE_MS);
+		// A queue in front of the service lets 50/s through: answers every 20 ms.
+		for (let now = SHORT_PAUSE_MS + 20; now <= SHORT_PAUSE_MS + 240; now += 20) {
+			rate.acceptedOne(0, now);
+		}
+		expect(rate.perSecond).toBe(1000 / SHORT_PAUSE_MS);
+		rate.acceptedOne(0, SHORT_PAUSE_MS + 260);
+		expect(rate.perSecond).toBeCloseTo(13 / 0.26, 5);
 	});
 
 	it('idle time is not saved up: after a quiet spell, starts are spread at the rate again', () => {
-		const rate = new SendRate(0);
-		rate.pushedBack(0, 0);
-		rate.pushedBack(1, 1);
-		rate.pushedBack(2, 2);
-		// An eighth of START_RATE: a burst holds two starts (10 ms would hold fewer), then one per gap.
+		const rate = learned(100);
+		// 10 ms' worth at 100/s would be one start: a burst holds two, then one per gap.
 		expect(startsAt(rate, 60_000)).toBe(2);
-		expect(rate.waitMs(60_000)).toBe(Math.ceil(8000 / START_RATE));
+		expect(rate.waitMs(60_000)).toBe(10);
 	});
 
 	it('counting starts again when executions send after a time with none: that time is no rate', () => {
-		const rate = new SendRate(0);
-		for (let k = 0; k < 10; k++) rate.acceptedOne(50, 100);
+		const rate = learned(10);
 		rate.restart(60_000);
 		for (let k = 0; k < 50; k++) rate.acceptedOne(60_050, 60_100);
 		rate.pushedBack(60_100, 60_100, 1000);

@@ -9,6 +9,7 @@ import { MAX_RETRY_WAIT_MS } from '../../../../nodes/TriggerAutomation/answer/fa
 import {
 	ExecutionLane,
 	MAX_IN_FLIGHT,
+	STARTS_PER_TURN,
 } from '../../../../nodes/TriggerAutomation/sending/serviceGate';
 import { rateLimited } from '../../../support/failures';
 
@@ -19,6 +20,11 @@ const newService = () => `http://gate-${++services}.test`;
 /** Logs `label` once the promise (a start or a re-send's turn) resolves. */
 const track = (log: string[], label: string, turn: Promise<void>) =>
 	void turn.then(() => log.push(label));
+
+/** Lets the promises already resolved run on, firing no timer. */
+const microtasks = async () => {
+	for (let k = 0; k < 10; k++) await Promise.resolve();
+};
 
 beforeEach(() => {
 	vi.useFakeTimers({ now: 1_000_000 });
@@ -108,6 +114,20 @@ describe('ServiceGate', () => {
 		lane.settled(Date.now() - 50);
 		await vi.advanceTimersByTimeAsync(10);
 		expect(log).toHaveLength(MAX_IN_FLIGHT + 1);
+		lane.close();
+	});
+
+	it('a burst starts STARTS_PER_TURN requests, then more once an answer is read or the event loop turns', async () => {
+		const lane = new ExecutionLane(newService(), undefined);
+		const log: string[] = [];
+		for (let k = 0; k < 3 * STARTS_PER_TURN; k++) track(log, String(k), lane.start());
+		await microtasks();
+		expect(log).toHaveLength(STARTS_PER_TURN);
+		lane.settled(Date.now());
+		await microtasks();
+		expect(log).toHaveLength(2 * STARTS_PER_TURN);
+		await vi.advanceTimersByTimeAsync(0);
+		expect(log).toHaveLength(3 * STARTS_PER_TURN);
 		lane.close();
 	});
 
