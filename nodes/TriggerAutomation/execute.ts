@@ -68,10 +68,10 @@ export async function triggerAutomations(this: IExecuteFunctions): Promise<INode
 		: acceptedItems(this, execution.target.url);
 	const send: SendItem = async (itemIndex, pace) => {
 		try {
-			const earlier = accepted?.earlier(itemIndex);
 			// Accepted by an earlier try of this pass (Retry On Fail, n8n's Retry): passed on, not sent.
-			if (earlier) pace.settled();
-			const json = earlier ?? (await triggerItem(execution, itemIndex, pace));
+			const json =
+				accepted?.earlier(itemIndex) ?? (await triggerItem(execution, itemIndex, pace));
+			if (json === undefined) return undefined;
 			accepted?.accepted(itemIndex, json);
 			return { itemIndex, json };
 		} catch (error) {

@@ -1,8 +1,7 @@
 /**
  * One item's way through the node: its parameters → the body bytes, serialized once → attempts,
  * each freshly signed → the output item. Sends again only what provably created no run (a failure
- * with `resend`), when the pace lets it, until Options → Retries When Not Accepted is spent. The
- * caller has given the item its turn for the first attempt.
+ * with `resend`), at the turns the pace gives, until Options → Retries When Not Accepted is spent.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -16,58 +15,61 @@ import { bodyForItem } from './request/requestBody';
 import type { Execution } from './request/settings';
 import type { Pace } from './sending/sending';
 
-/** How long to wait before re-sending after `resent` re-sends; undefined: not waited for. */
-export function resendDelayMs(failure: Failure, resent: number): number | undefined {
-	// Doubling stops at 32 s, under MAX_RETRY_WAIT_MS: only the service's own Retry-After fails here.
-	const delay = failure.pushBack?.afterMs ?? 500 * 2 ** Math.min(resent, 6);
+/** What an item's attempts so far tell the re-send decision. */
+export interface Tries {
+	/** Re-sends so far. */
+	resent: number;
+	/** Turn-aways that counted against Retries When Not Accepted. */
+	spent: number;
+}
+
+/**
+ * The re-send decision: how long after this failure the item is sent again, or undefined: it fails
+ * with it. Only what provably created no run is re-sent, after the service's Retry-After or a
+ * backoff doubling from 0.5 s; doubling stops at 32 s, under MAX_RETRY_WAIT_MS, so that only the
+ * service's own Retry-After is too long to wait for.
+ */
+export function resendAfterMs(failure: Failure, tries: Tries, retries: number): number | undefined {
+	if (!failure.resend || retries === 0 || tries.spent > retries) return undefined;
+	const delay = failure.pushBack?.afterMs ?? 500 * 2 ** Math.min(tries.resent, 6);
 	return delay <= MAX_RETRY_WAIT_MS ? delay : undefined;
 }
 
+/** The item's output, or undefined when Stop came before anything was sent. */
 export async function triggerItem(
 	execution: Execution,
 	itemIndex: number,
 	pace: Pace,
-): Promise<IDataObject> {
-	const { ctx, target, options } = execution;
-	let body: Buffer | undefined;
-	try {
-		body = bodyForItem(ctx, execution.items[itemIndex], itemIndex);
-	} finally {
-		// Nothing is sent for an item the node refuses or for a preview: its turn passes on at once.
-		if (body === undefined || options.preview) pace.settled();
-	}
+): Promise<IDataObject | undefined> {
+	const { target, options } = execution;
+	const body = bodyForItem(execution.ctx, execution.items[itemIndex], itemIndex);
 	if (options.preview) return previewItem(execution, body);
-	const stop = ctx.getExecutionCancelSignal();
 	// A turn-away costs a retry only when the service accepted none of the pace's other requests
 	// since this item's last answer: losing a race for its limit is not its refusal.
-	let spent = 0;
+	const tries: Tries = { resent: 0, spent: 0 };
 	let acceptedSeen = pace.accepted;
-	for (let resent = 0; ; resent++) {
-		const refusedForMs = pace.refusedForMs ?? 0;
-		if (refusedForMs > 0) {
-			pace.settled();
-			throw new TriggerError(askedToWait(refusedForMs));
+	let afterMs: number | undefined;
+	let failure: Failure | undefined;
+	for (;;) {
+		const sent = await pace.attempt(async () => await sendAttempt(execution, body), afterMs);
+		// Stopped while it waited: the last attempt, if any, was not accepted; nothing more is sent.
+		if (sent === undefined) {
+			if (failure) throw new TriggerError(failure);
+			return undefined;
 		}
-		const sentAt = Date.now();
-		const attempt = await sendAttempt(execution, body);
-		pace.settled(sentAt, 'failure' in attempt ? attempt.failure : undefined);
-		if ('accepted' in attempt) {
+		if ('closedForMs' in sent) throw new TriggerError(askedToWait(sent.closedForMs));
+		if ('accepted' in sent) {
 			return outputJson(
-				{ automationId: target.automationId, signatureTimestamp: attempt.signedAt },
-				attempt.accepted,
+				{ automationId: target.automationId, signatureTimestamp: sent.signedAt },
+				sent.accepted,
 				options.includeHeaders,
 			);
 		}
-		const { failure } = attempt;
-		if (pace.accepted === acceptedSeen) spent++;
+		failure = sent.failure;
+		if (pace.accepted === acceptedSeen) tries.spent++;
 		acceptedSeen = pace.accepted;
-		const delay = resendDelayMs(failure, resent);
-		const spentAll = options.retries === 0 || spent > options.retries;
-		if (!failure.resend || spentAll || delay === undefined || stop?.aborted) {
-			throw new TriggerError(failure);
-		}
-		await pace.turn(delay);
-		// Stopped while waiting: the last attempt was not accepted, and nothing more is sent.
-		if (stop?.aborted) throw new TriggerError(failure);
+		afterMs = resendAfterMs(failure, tries, options.retries);
+		if (afterMs === undefined) throw new TriggerError(failure);
+		tries.resent++;
 	}
 }

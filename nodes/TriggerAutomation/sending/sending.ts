@@ -6,20 +6,23 @@
 import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import type { Failure } from '../answer/failure';
+import type { Attempt } from '../request/attempt';
 import { ExecutionLane } from './serviceGate';
 
 /** An item's way to the service, under the Sending mode chosen. */
 export interface Pace {
 	/** Answers the service accepted so far, counted where the pace is shared. */
 	readonly accepted: number;
-	/** What is left of a Retry-After longer than the node waits (> 0): the item fails unsent. */
-	readonly refusedForMs?: number;
-	/** Until the item may be sent again, `waitMs` after it was turned away; ends early at Stop. */
-	turn(waitMs: number): Promise<void>;
-	/** An attempt sent at `sentAt` has ended (`failure` if not accepted); no `sentAt`: none sent. */
-	settled(sentAt?: number, failure?: Failure): void;
+	/**
+	 * Sends one request at the turn the pace gives it (a re-send: `afterMs` after its item was
+	 * turned away, or later) and gives the turn back with the answer. The one place a turn is taken
+	 * and given back. Undefined: nothing was sent (Stop).
+	 */
+	attempt(send: () => Promise<Attempt>, afterMs?: number): Promise<Sent | undefined>;
 }
+
+/** What an attempt came to: the answer, or the wait the service asked for that stops everything. */
+export type Sent = Attempt | { closedForMs: number };
 
 /** Waits `ms`, or less at Stop (n8n's sleep then rejects; the caller handles the stop). */
 const pause = async (ms: number, signal?: AbortSignal) =>
@@ -27,11 +30,14 @@ const pause = async (ms: number, signal?: AbortSignal) =>
 
 /** Fixed Batches and One at a Time: an item waits only before its re-send. */
 function waitingPace(stop: AbortSignal | undefined): Pace {
-	const pace: Pace & { accepted: number } = {
+	const pace = {
 		accepted: 0,
-		turn: async (waitMs) => await pause(waitMs, stop),
-		settled: (sentAt, failure) => {
-			if (sentAt !== undefined && !failure) pace.accepted++;
+		attempt: async (send: () => Promise<Attempt>, afterMs = 0) => {
+			if (afterMs > 0) await pause(afterMs, stop);
+			if (stop?.aborted) return undefined;
+			const attempt = await send();
+			if ('accepted' in attempt) pace.accepted++;
+			return attempt;
 		},
 	};
 	return pace;
@@ -39,8 +45,8 @@ function waitingPace(stop: AbortSignal | undefined): Pace {
 
 export type Outcome = { itemIndex: number } & ({ json: IDataObject } | { error: unknown });
 
-/** Sends one item (its first turn given) and never rejects: a failure is its outcome. */
-export type SendItem = (itemIndex: number, pace: Pace) => Promise<Outcome>;
+/** Sends one item and never rejects: a failure is its outcome; none: Stop came before it was sent. */
+export type SendItem = (itemIndex: number, pace: Pace) => Promise<Outcome | undefined>;
 
 export interface Sending {
 	/** The service's `{base_url}`: Adaptive shares its gate with other executions sending there. */
@@ -65,7 +71,7 @@ export async function sendInBatches(
 			{ length: Math.min(batchSize, count - start) },
 			async (_, offset) => await send(start + offset, pace),
 		);
-		const settled = await Promise.all(batch);
+		const settled = (await Promise.all(batch)).filter((outcome) => outcome !== undefined);
 		outcomes.push(...settled);
 		if (settled.some(halt)) break;
 	}
@@ -74,27 +80,24 @@ export async function sendInBatches(
 
 export async function sendAdaptively(plan: Sending): Promise<Outcome[]> {
 	const { count, stop, send, halt } = plan;
-	const pace = new ExecutionLane(plan.service, stop);
-	const byItem: Outcome[] = [];
+	const lane = new ExecutionLane(plan.service, stop);
+	const byItem: Array<Outcome | undefined> = [];
 	const running: Array<Promise<void>> = [];
 	let halted = false;
 	try {
 		for (let itemIndex = 0; itemIndex < count; itemIndex++) {
-			await pace.start();
-			if (stop?.aborted) break;
-			if (halted) {
-				pace.settled();
-				break;
-			}
-			const sent = send(itemIndex, pace).then((outcome) => {
+			// One new item waits for its turn at a time: the rest are not read yet (memory).
+			await lane.room();
+			if (stop?.aborted || halted) break;
+			const sent = send(itemIndex, lane).then((outcome) => {
 				byItem[itemIndex] = outcome;
-				halted ||= halt(outcome);
+				halted ||= outcome !== undefined && halt(outcome);
 			});
 			running.push(sent);
 		}
 		await Promise.all(running);
 	} finally {
-		pace.close();
+		lane.close();
 	}
 	return byItem.filter((outcome) => outcome !== undefined);
 }

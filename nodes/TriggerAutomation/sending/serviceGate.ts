@@ -6,7 +6,9 @@ import { sleep } from 'n8n-workflow';
 
 import type { Failure } from '../answer/failure';
 import { MAX_RETRY_WAIT_MS } from '../answer/failure';
+import type { Attempt } from '../request/attempt';
 import { SendRate } from './sendRate';
+import type { Pace, Sent } from './sending';
 
 /** Requests at once to one service: bounds what a burst sends before a busy process reads a 429. */
 export const MAX_IN_FLIGHT = 128;
@@ -17,9 +19,10 @@ export class ServiceGate {
 	readonly rate = new SendRate(Date.now());
 	/** Accepted answers so far: a turn-away while others are accepted costs no retry (triggerItem). */
 	accepted = 0;
+	/** Turns granted and not yet given back: requests in flight. */
 	inFlight = 0;
 	/** The end of a Retry-After longer than the node waits: until then, nothing is sent. */
-	refusedUntil = 0;
+	closedUntil = 0;
 	/** The executions sending here, in turn order. */
 	private readonly lanes: ExecutionLane[] = [];
 	private timer: AbortController | undefined;
@@ -38,9 +41,10 @@ export class ServiceGate {
 		this.dispatch();
 	}
 
-	settled(sentAt: number | undefined, failure: Failure | undefined): void {
+	/** A turn given back: with the answer to the request sent at `sentAt`, or unused (none). */
+	giveBack(sentAt: number | undefined, failure: Failure | undefined): void {
 		this.inFlight--;
-		this.starts = 0;
+		if (sentAt !== undefined) this.starts = 0;
 		const now = Date.now();
 		if (sentAt !== undefined && !failure) {
 			this.accepted++;
@@ -48,7 +52,7 @@ export class ServiceGate {
 		} else if (sentAt !== undefined && failure?.pushBack) {
 			const afterMs = failure.pushBack.afterMs ?? 0;
 			if (afterMs <= MAX_RETRY_WAIT_MS) this.rate.pushedBack(sentAt, now, afterMs);
-			else this.refusedUntil = Math.max(this.refusedUntil, now + afterMs);
+			else this.closedUntil = Math.max(this.closedUntil, now + afterMs);
 		}
 		this.dispatch();
 	}
@@ -93,15 +97,18 @@ export class ServiceGate {
 /** One per `{base_url}` (few), kept for the process's life. */
 const gates = new Map<string, ServiceGate>();
 
+/** A waiting request's wake-up: true with a turn, false without one (Stop). */
+type Wake = (turn: boolean) => void;
+
 /**
  * One execution's place in the gate, and its items' Pace (sending.ts): its re-sends (in the order
- * turned away) before its new items. Stop lets its waiting items go; `close` gives back the rest.
+ * turned away) before its new items. A turn is taken and given back in `attempt` only.
  */
-export class ExecutionLane {
+export class ExecutionLane implements Pace {
 	private readonly gate: ServiceGate;
-	private held = 0;
-	private readonly newItems: Array<() => void> = [];
-	private readonly resends: Array<{ notBefore: number; wake: () => void }> = [];
+	private readonly newItems: Wake[] = [];
+	private readonly resends: Array<{ notBefore: number; wake: Wake }> = [];
+	private room_: Array<() => void> = [];
 	private readonly onStop = () => this.release();
 
 	constructor(
@@ -117,10 +124,6 @@ export class ExecutionLane {
 		return this.gate.accepted;
 	}
 
-	get refusedForMs(): number {
-		return this.gate.refusedUntil - Date.now();
-	}
-
 	/** When this execution's next re-send may go (infinity: none waits). */
 	get resendAt(): number {
 		return Math.min(...this.resends.map((resend) => resend.notBefore));
@@ -130,46 +133,61 @@ export class ExecutionLane {
 		return this.newItems.length > 0 || this.resendAt <= now;
 	}
 
-	/** A place for the first re-send due, else the first new item (there is one: `ready`). */
+	/** The turn to the first re-send due, else to the first new item (there is one: `ready`). */
 	grant(now: number): void {
-		this.held++;
 		const at = this.resends.findIndex((resend) => resend.notBefore <= now);
 		const wake = at === -1 ? this.newItems.shift()! : this.resends.splice(at, 1)[0].wake;
-		wake();
+		wake(true);
+		if (this.newItems.length === 0) this.makeRoom();
 	}
 
-	/** Until a new item may send its first request (or Stop). */
-	async start(): Promise<void> {
-		await this.wait((wake) => this.newItems.push(wake));
+	/** Until no new item of this execution waits for its turn (or Stop). */
+	async room(): Promise<void> {
+		if (this.newItems.length === 0 || this.stop?.aborted) return;
+		await new Promise<void>((resolve) => this.room_.push(resolve));
 	}
 
-	async turn(waitMs: number): Promise<void> {
-		await this.wait((wake) => this.resends.push({ notBefore: Date.now() + waitMs, wake }));
-	}
-
-	settled(sentAt?: number, failure?: Failure): void {
-		this.held--;
-		// An answer to a stopped execution's aborted request says nothing of the service.
-		this.gate.settled(this.stop?.aborted ? undefined : sentAt, failure);
+	async attempt(send: () => Promise<Attempt>, afterMs?: number): Promise<Sent | undefined> {
+		if (this.stop?.aborted) return undefined;
+		const turn = new Promise<boolean>((wake) =>
+			afterMs === undefined
+				? this.newItems.push(wake)
+				: this.resends.push({ notBefore: Date.now() + afterMs, wake }),
+		);
+		this.gate.dispatch();
+		if (!(await turn)) return undefined;
+		let attempt: Attempt | undefined;
+		const sentAt = Date.now();
+		try {
+			const closedForMs = this.gate.closedUntil - sentAt;
+			if (closedForMs > 0) return { closedForMs };
+			// Stopped while it waited: its turn goes back unused.
+			if (this.stop?.aborted) return undefined;
+			attempt = await send();
+			return attempt;
+		} finally {
+			// An answer to a stopped execution's aborted request says nothing of the service.
+			const answered = attempt !== undefined && !this.stop?.aborted;
+			this.gate.giveBack(
+				answered ? sentAt : undefined,
+				attempt && 'failure' in attempt ? attempt.failure : undefined,
+			);
+		}
 	}
 
 	close(): void {
 		this.stop?.removeEventListener('abort', this.onStop);
 		this.release();
-		this.gate.inFlight -= this.held;
-		this.held = 0;
 		this.gate.leave(this);
 	}
 
-	private async wait(enqueue: (wake: () => void) => void): Promise<void> {
-		if (this.stop?.aborted) return;
-		const granted = new Promise<void>(enqueue);
-		this.gate.dispatch();
-		await granted;
+	private makeRoom(): void {
+		for (const resolve of this.room_.splice(0)) resolve();
 	}
 
 	private release(): void {
-		for (const wake of this.newItems.splice(0)) wake();
-		for (const { wake } of this.resends.splice(0)) wake();
+		for (const wake of this.newItems.splice(0)) wake(false);
+		for (const { wake } of this.resends.splice(0)) wake(false);
+		this.makeRoom();
 	}
 }

@@ -1,11 +1,12 @@
 /**
  * The gate of Sending → Adaptive with a clock the test holds (vitest's fake timers drive n8n's
- * sleep and Date.now): who goes next, when, and what is given back. The end-to-end properties (all
- * accepted, none twice, in n8n's engine) are in serviceGate.engine.test.ts.
+ * sleep and Date.now): who goes next, when, and that every turn comes back. The end-to-end
+ * properties (all accepted, none twice, in n8n's engine) are in serviceGate.engine.test.ts.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { MAX_RETRY_WAIT_MS } from '../../../../nodes/TriggerAutomation/answer/failure';
+import type { Attempt } from '../../../../nodes/TriggerAutomation/request/attempt';
 import {
 	ExecutionLane,
 	MAX_IN_FLIGHT,
@@ -17,14 +18,37 @@ let services = 0;
 /** A service of its own for each test: gates are kept per service for the process's life. */
 const newService = () => `http://gate-${++services}.test`;
 
-/** Logs `label` once the promise (a start or a re-send's turn) resolves. */
-const track = (log: string[], label: string, turn: Promise<void>) =>
-	void turn.then(() => log.push(label));
+const accepted: Attempt = {
+	accepted: { statusCode: 202, headers: {}, body: Buffer.alloc(0) },
+	signedAt: undefined,
+};
+const refused = (afterMs?: number): Attempt => ({ failure: rateLimited(afterMs) });
+
+/**
+ * A request through `lane` (a re-send: `afterMs`), logged as `label` when its turn comes; the test
+ * answers it with `answer`.
+ */
+function request(lane: ExecutionLane, log: string[], label: string, afterMs?: number) {
+	let answer: (attempt: Attempt) => void = () => undefined;
+	const done = lane.attempt(async () => {
+		log.push(label);
+		return await new Promise<Attempt>((resolve) => (answer = resolve));
+	}, afterMs);
+	return { done, answer: (attempt: Attempt) => answer(attempt) };
+}
 
 /** Lets the promises already resolved run on, firing no timer. */
 const microtasks = async () => {
 	for (let k = 0; k < 10; k++) await Promise.resolve();
 };
+
+/** The lane's first request, turned away with `afterMs` (Retry-After). */
+async function turnedAway(lane: ExecutionLane, afterMs: number) {
+	const first = request(lane, [], 'first');
+	await microtasks();
+	first.answer(refused(afterMs));
+	await first.done;
+}
 
 beforeEach(() => {
 	vi.useFakeTimers({ now: 1_000_000 });
@@ -38,12 +62,11 @@ describe('ServiceGate', () => {
 		const service = newService();
 		const a = new ExecutionLane(service, undefined);
 		const b = new ExecutionLane(service, undefined);
-		await a.start();
-		a.settled(Date.now(), rateLimited(1000));
+		await turnedAway(a, 1000);
 		const log: string[] = [];
 		for (const k of [0, 1]) {
-			track(log, `a${k}`, a.start());
-			track(log, `b${k}`, b.start());
+			request(a, log, `a${k}`);
+			request(b, log, `b${k}`);
 		}
 		await vi.advanceTimersByTimeAsync(999);
 		expect(log).toEqual([]);
@@ -56,35 +79,30 @@ describe('ServiceGate', () => {
 		b.close();
 	});
 
-	it('a Retry-After longer than the node waits holds no execution: each item is let go and told the wait left', async () => {
+	it('a Retry-After longer than the node waits holds no execution: each item is let go unsent, told the wait left', async () => {
 		const service = newService();
 		const a = new ExecutionLane(service, undefined);
 		const b = new ExecutionLane(service, undefined);
-		await a.start();
-		expect(b.refusedForMs).toBeLessThanOrEqual(0);
-		a.settled(Date.now(), rateLimited(MAX_RETRY_WAIT_MS + 1000));
+		await turnedAway(a, MAX_RETRY_WAIT_MS + 1000);
 		const log: string[] = [];
-		track(log, 'b', b.start());
-		track(log, 'a', a.start());
-		await vi.advanceTimersByTimeAsync(0);
-		expect(log).toEqual(['b', 'a']);
-		expect(b.refusedForMs).toBe(MAX_RETRY_WAIT_MS + 1000);
+		expect(await request(b, log, 'b').done).toEqual({ closedForMs: MAX_RETRY_WAIT_MS + 1000 });
+		expect(await request(a, log, 'a').done).toEqual({ closedForMs: MAX_RETRY_WAIT_MS + 1000 });
+		expect(log).toEqual([]);
 		await vi.advanceTimersByTimeAsync(MAX_RETRY_WAIT_MS + 1000);
-		expect(a.refusedForMs).toBe(0);
+		request(a, log, 'a');
+		await microtasks();
+		expect(log).toEqual(['a']);
 		a.close();
 		b.close();
 	});
 
 	it('a Retry-After of exactly the longest the node waits holds every execution, refusing none', async () => {
-		const service = newService();
-		const lane = new ExecutionLane(service, undefined);
-		await lane.start();
-		lane.settled(Date.now(), rateLimited(MAX_RETRY_WAIT_MS));
+		const lane = new ExecutionLane(newService(), undefined);
+		await turnedAway(lane, MAX_RETRY_WAIT_MS);
 		const log: string[] = [];
-		track(log, 'next', lane.start());
+		request(lane, log, 'next');
 		await vi.advanceTimersByTimeAsync(MAX_RETRY_WAIT_MS - 1);
 		expect(log).toEqual([]);
-		expect(lane.refusedForMs).toBeLessThanOrEqual(0);
 		await vi.advanceTimersByTimeAsync(1);
 		expect(log).toEqual(['next']);
 		lane.close();
@@ -92,12 +110,11 @@ describe('ServiceGate', () => {
 
 	it("a re-send waits its time, then goes before the execution's new items", async () => {
 		const lane = new ExecutionLane(newService(), undefined);
-		await lane.start();
-		lane.settled(Date.now(), rateLimited(1000));
+		await turnedAway(lane, 1000);
 		const log: string[] = [];
-		track(log, 're-send', lane.turn(1000));
-		track(log, 'new 1', lane.start());
-		track(log, 'new 2', lane.start());
+		request(lane, log, 're-send', 1000);
+		request(lane, log, 'new 1');
+		request(lane, log, 'new 2');
 		await vi.advanceTimersByTimeAsync(1000);
 		expect(log).toEqual(['re-send']);
 		await vi.advanceTimersByTimeAsync(2000);
@@ -108,10 +125,12 @@ describe('ServiceGate', () => {
 	it('no more than MAX_IN_FLIGHT requests at once; an answer lets the next one go', async () => {
 		const lane = new ExecutionLane(newService(), undefined);
 		const log: string[] = [];
-		for (let k = 0; k < MAX_IN_FLIGHT + 5; k++) track(log, String(k), lane.start());
+		const requests = Array.from({ length: MAX_IN_FLIGHT + 5 }, (_, k) =>
+			request(lane, log, String(k)),
+		);
 		await vi.advanceTimersByTimeAsync(1000);
 		expect(log).toHaveLength(MAX_IN_FLIGHT);
-		lane.settled(Date.now() - 50);
+		requests[0].answer(accepted);
 		await vi.advanceTimersByTimeAsync(10);
 		expect(log).toHaveLength(MAX_IN_FLIGHT + 1);
 		lane.close();
@@ -120,10 +139,12 @@ describe('ServiceGate', () => {
 	it('a burst starts STARTS_PER_TURN requests, then more once an answer is read or the event loop turns', async () => {
 		const lane = new ExecutionLane(newService(), undefined);
 		const log: string[] = [];
-		for (let k = 0; k < 3 * STARTS_PER_TURN; k++) track(log, String(k), lane.start());
+		const requests = Array.from({ length: 3 * STARTS_PER_TURN }, (_, k) =>
+			request(lane, log, String(k)),
+		);
 		await microtasks();
 		expect(log).toHaveLength(STARTS_PER_TURN);
-		lane.settled(Date.now());
+		requests[0].answer(accepted);
 		await microtasks();
 		expect(log).toHaveLength(2 * STARTS_PER_TURN);
 		await vi.advanceTimersByTimeAsync(0);
@@ -131,48 +152,53 @@ describe('ServiceGate', () => {
 		lane.close();
 	});
 
-	it('Stop lets the waiting items of its execution go at once; the other execution keeps its turn', async () => {
+	it('Stop lets the waiting items of its execution go unsent at once; the other execution keeps its turn', async () => {
 		const service = newService();
 		const stop = new AbortController();
 		const stopped = new ExecutionLane(service, stop.signal);
 		const other = new ExecutionLane(service, undefined);
-		await stopped.start();
-		stopped.settled(Date.now(), rateLimited(1000));
+		await turnedAway(stopped, 1000);
 		const log: string[] = [];
-		track(log, 'stopped', stopped.start());
-		track(log, 'stopped re-send', stopped.turn(1000));
-		track(log, 'other', other.start());
+		const waiting = [request(stopped, log, 'stopped'), request(stopped, log, 'stopped', 1000)];
+		request(other, log, 'other');
 		stop.abort();
-		await vi.advanceTimersByTimeAsync(0);
-		expect(log).toEqual(['stopped', 'stopped re-send']);
+		expect(await Promise.all(waiting.map(async ({ done }) => await done))).toEqual([
+			undefined,
+			undefined,
+		]);
 		stopped.close();
 		await vi.advanceTimersByTimeAsync(1000);
-		expect(log).toEqual(['stopped', 'stopped re-send', 'other']);
+		expect(log).toEqual(['other']);
 		other.close();
 	});
 
 	it('no timer runs while an execution only waits for answers', async () => {
 		const lane = new ExecutionLane(newService(), undefined);
-		await lane.start();
+		const first = request(lane, [], 'first');
 		await vi.advanceTimersByTimeAsync(100);
 		expect(vi.getTimerCount()).toBe(0);
-		lane.settled(Date.now() - 50);
+		first.answer(accepted);
+		await first.done;
 		expect(vi.getTimerCount()).toBe(0);
 		lane.close();
 	});
 
-	it('close gives back the places its execution still holds, and leaves no timer behind', async () => {
+	it('every turn comes back, whatever became of its request: none is held after the executions end, and no timer', async () => {
 		const service = newService();
 		const first = new ExecutionLane(service, undefined);
 		const log: string[] = [];
-		for (let k = 0; k < MAX_IN_FLIGHT; k++) track(log, 'first', first.start());
+		const failing = Array.from({ length: MAX_IN_FLIGHT }, async () =>
+			await first
+				.attempt(async () => await Promise.reject(new Error('no answer')))
+				.catch((error: Error) => error.message),
+		);
 		await vi.advanceTimersByTimeAsync(1000);
-		expect(log).toHaveLength(MAX_IN_FLIGHT);
+		expect(await Promise.all(failing)).toEqual(Array(MAX_IN_FLIGHT).fill('no answer'));
 		first.close();
 		const second = new ExecutionLane(service, undefined);
-		for (let k = 0; k < MAX_IN_FLIGHT; k++) track(log, 'second', second.start());
+		for (let k = 0; k < MAX_IN_FLIGHT; k++) request(second, log, 'second');
 		await vi.advanceTimersByTimeAsync(1000);
-		expect(log.filter((label) => label === 'second')).toHaveLength(MAX_IN_FLIGHT);
+		expect(log).toHaveLength(MAX_IN_FLIGHT);
 		second.close();
 		expect(vi.getTimerCount()).toBe(0);
 	});
