@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { MAX_IN_FLIGHT } from './sending/serviceGate';
+
 /** The labels the editor shows; error messages name the fields with the same words. */
 export const LABELS = {
 	message: 'Message',
@@ -53,7 +55,7 @@ export const SENDING_MODES = {
 	adaptive: {
 		name: 'Adaptive',
 		description:
-			'As fast as the service accepts, shared by the executions sending to it (up to 128 requests at once); after a 429 it waits, then keeps to the rate the service accepted; runs may start out of item order',
+			`As fast as the service accepts, shared by the executions sending to it (up to ${MAX_IN_FLIGHT} requests at once); after a 429 it waits, then follows the rate the service accepts as it moves; runs may start out of item order`,
 	},
 	batches: {
 		name: 'Fixed Batches',
