@@ -14,6 +14,12 @@ import { join } from 'node:path';
 import type { DefaultsResult, Scenario } from './defaults';
 import { NGINX_LIMIT, SCENARIOS, SERVICE_DELAY_MS, measureDefaults, warmUp } from './defaults';
 import type { LargeRun } from './largeExecution';
+import {
+	ENGINE_NO_LIMIT_ITEMS,
+	engineNoLimitRatio,
+	engineNoLimitRows,
+	measureEngineNoLimit,
+} from './engineNoLimit';
 import { LARGE_DELAY_MS, measureLargeExecution } from './largeExecution';
 import { measureLoadTime } from './loadTime';
 import { MEMORY_BODY_BYTES, measureMemory } from './memory';
@@ -59,7 +65,10 @@ const TARGET = {
 	loadMs: 5,
 };
 /** Parts `--only` can name besides the scenario ids (a … l, nginx) and i. */
-const PARTS = ['throughput', 'signing', 'memory', 'load'];
+const PARTS = ['throughput', 'signing', 'memory', 'load', 'a-engine'];
+const ENGINE_NO_LIMIT_DELAYS = [20, 50, 200, 500];
+const ENGINE_NO_LIMIT_RUNS = 3;
+const ENGINE_NO_LIMIT_TARGET = 1.0;
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const git = (...args: string[]) =>
@@ -83,7 +92,7 @@ interface Options {
 }
 
 const USAGE =
-	'usage: npm run bench [-- --only g,k,nginx,i,throughput,signing,memory,load] [--rounds N] [--delays 20,50]';
+	'usage: npm run bench [-- --only g,k,nginx,i,a-engine,throughput,signing,memory,load] [--rounds N] [--delays 20,50]';
 
 function parseArgs(argv: string[]): Options {
 	const options: Options = {};
@@ -282,6 +291,35 @@ async function largePart(): Promise<Part> {
 	};
 }
 
+async function engineNoLimitPart(options: Options): Promise<Part> {
+	log('(a) in the engine');
+	const receiver = await Receiver.start(SECRET);
+	const delays = options.delays ?? ENGINE_NO_LIMIT_DELAYS;
+	const rounds = options.rounds ?? ENGINE_NO_LIMIT_RUNS;
+	const result = await measureEngineNoLimit(receiver, delays, rounds).finally(() =>
+		receiver.stop(),
+	);
+	const checks = delays.map((delayMs) => {
+		const vs = engineNoLimitRatio(result, delayMs);
+		return {
+			label: `(a) in n8n-core's engine, ${delayMs} ms service, no limit, one execution of ${ENGINE_NO_LIMIT_ITEMS} items: Trigger Automation ÷ n8n HTTP Request node, items/s`,
+			result: ratio(vs),
+			target: `≥ ${ENGINE_NO_LIMIT_TARGET.toFixed(1)}×`,
+			met: vs.median >= ENGINE_NO_LIMIT_TARGET,
+		};
+	});
+	const head = ['Service', 'Trigger Automation, items/s', 'HTTP Request node, items/s', 'ratio'];
+	return {
+		checks,
+		section: `## No limit, in the engine
+
+(a) again in n8n-core's engine in the bench process (dev/engine.ts: credentials in memory), one execution of ${ENGINE_NO_LIMIT_ITEMS} items, both sides at their defaults with On Error → Continue, a new \`{base_url}\` per run: in the real app n8n's HTTP Request node reads its credential from n8n's database and decrypts it for every item, one item after another, before its requests go (HttpRequestV3's item loop), which alone keeps it far behind (the app's (a)); here the ratio shows what Trigger Automation's sending costs where nothing limits it. ${rounds} rounds per answer time (alternating order) after one unmeasured run of each.
+
+${table(head, engineNoLimitRows(result))}
+`,
+	};
+}
+
 /** The scenarios at the defaults, in the real n8n app. */
 async function scenariosPart(scenarios: Scenario[], options: Options): Promise<Part> {
 	log(`scenarios ${scenarios.map((s) => s.id).join(', ')} in the real n8n app`);
@@ -328,6 +366,7 @@ async function main(): Promise<void> {
 	if (wants('memory')) parts.push(await memoryPart());
 	if (wants('load')) parts.push(loadPart());
 	if (wants('i')) parts.push(await largePart());
+	if (wants('a-engine')) parts.push(await engineNoLimitPart(options));
 	const scenarios = SCENARIOS.filter((scenario) => wants(scenario.id));
 	if (scenarios.length > 0) parts.push(await scenariosPart(scenarios, options));
 	const wallS = elapsedMs(started) / 1000;
