@@ -40,7 +40,9 @@ export class SendRate {
 		if (this.pauseMs > 0) this.resume();
 		if (this.perSecond === Number.POSITIVE_INFINITY) return 0;
 		const burst = Math.max(2, (this.perSecond * BURST_MS) / 1000);
-		this.tokens = Math.min(burst, this.tokens + ((now - this.refilledAt) * this.perSecond) / 1000);
+		// Refilling stops at the burst; what `restart` saved up above it is spent first.
+		const refilled = this.tokens + ((now - this.refilledAt) * this.perSecond) / 1000;
+		this.tokens = Math.max(this.tokens, Math.min(burst, refilled));
 		this.refilledAt = now;
 		if (this.tokens < 1) {
 			this.heldBackAt = now;
@@ -59,7 +61,7 @@ export class SendRate {
 		if (this.beforeBusy !== 0 && sentAt >= this.pausedUntil) {
 			this.perSecond = this.beforeBusy;
 			this.beforeBusy = 0;
-			this.restart(now);
+			this.count(now);
 			return;
 		}
 		if (this.perSecond === Number.POSITIVE_INFINITY || now < this.pausedUntil) return;
@@ -82,8 +84,19 @@ export class SendRate {
 		[this.pausedUntil, this.pauseMs] = [now + ms, ms];
 	}
 
-	/** Counting starts again: executions send after a time with none, which is no rate it set. */
+	/**
+	 * Executions send after a time with none: counting starts again (that time is no rate the
+	 * service set), and up to a second of it is saved up, as a rate limit's bucket refills.
+	 */
 	restart(now: number): void {
+		if (this.perSecond !== Number.POSITIVE_INFINITY && now >= this.pausedUntil) {
+			const idle = ((now - this.refilledAt) * this.perSecond) / 1000;
+			[this.tokens, this.refilledAt] = [Math.min(this.perSecond, this.tokens + idle), now];
+		}
+		this.count(now);
+	}
+
+	private count(now: number): void {
 		this.accepted = 0;
 		this.countingSince = now;
 	}
@@ -98,6 +111,6 @@ export class SendRate {
 		this.beforeBusy = this.accepted === 0 ? Math.max(this.beforeBusy, this.perSecond) : 0;
 		this.perSecond = Math.max(1000 / this.pauseMs, learned);
 		[this.pauseMs, this.tokens, this.refilledAt] = [0, 1, end];
-		this.restart(end);
+		this.count(end);
 	}
 }

@@ -138,7 +138,7 @@ describe('SendRate', () => {
 		expect(rate.perSecond).toBeCloseTo(13 / 0.26, 5);
 	});
 
-	it('idle time is not saved up: after a quiet spell, starts are spread at the rate again', () => {
+	it('while executions send, a pause in their items saves up no more than a 10 ms burst', () => {
 		const rate = learned(100);
 		// 10 ms' worth at 100/s would be one start: a burst holds two, then one per gap.
 		expect(startsAt(rate, 60_000)).toBe(2);
@@ -152,5 +152,15 @@ describe('SendRate', () => {
 		rate.pushedBack(60_100, 60_100, 1000);
 		rate.waitMs(61_100);
 		expect(rate.perSecond).toBeCloseTo(50 / 1.1, 5);
+	});
+
+	it('executions that send after a time with none may spend up to a second of it at once, as a limit refills', () => {
+		const rate = learned(100);
+		rate.restart(1300);
+		// 0.3 s idle at 100/s: 30 starts saved (and the 10 ms burst has refilled into them).
+		expect(startsAt(rate, 1300)).toBe(30);
+		expect(rate.waitMs(1300)).toBe(10);
+		rate.restart(60_000);
+		expect(startsAt(rate, 60_000)).toBe(100);
 	});
 });
