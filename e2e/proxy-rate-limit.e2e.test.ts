@@ -6,7 +6,9 @@
  * - 503 with `add_header Retry-After 1 always`: the same (a 503 with Retry-After is a push-back);
  * - its default 503: every item ends accepted or `may_have_run` with the proxy hint naming nginx,
  *   and none is accepted twice.
- * Once in n8n's engine (dev/engine.ts, the built package), once in the real n8n 2.x app.
+ * Once in n8n's engine (dev/engine.ts, the built package), once in the real n8n 2.x app; there also
+ * a service answering 300 MB (no proxy): the item is accepted with its first 1 MiB, and the node
+ * stops reading.
  */
 import type { IDataObject } from 'n8n-workflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +16,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outputOf, runWorkflow } from '../dev/engine';
 import { CREDENTIAL_TYPE, workflowId } from '../dev/exampleFiles';
 import { APPS, N8nInstance, setUpOwner } from '../dev/n8nApp';
-import { Receiver, answer, bodyJson } from '../test/support/receiver';
+import { MAX_ANSWER_BYTES } from '../nodes/TriggerAutomation/answer/response';
+import { Receiver, answer, bodyJson, writeLargeAnswer } from '../test/support/receiver';
 import { NODE_NAME, triggerWorkflow } from '../test/support/workflows';
 import type { NginxOptions, RunningNginx } from './support/nginx';
 import { startNginx } from './support/nginx';
@@ -46,6 +49,7 @@ const SCENARIOS: Array<{
 ];
 
 const message = (execution: number, item: number) => `e${execution}-i${item}`;
+const LARGE_ANSWER_BYTES = 300 * 1000 * 1000;
 
 /** A service answering 202 after 50 ms, counting each message it accepted. */
 function service(receiver: Receiver) {
@@ -176,26 +180,39 @@ describe('n8n 2.x behind the real nginx, limiting the rate', () => {
 		};
 	});
 
+	const large = new Receiver({
+		respond: (request, res) => writeLargeAnswer(request, res, 202, LARGE_ANSWER_BYTES),
+	});
+	const largeCredential = { id: 'e2eLargeAnswer01', name: 'A service answering 300 MB' };
+	const largeWorkflow = itemsWorkflow({
+		id: workflowId('largeAnswer'),
+		name: 'A service answering 300 MB',
+		items: [{ message: 'Answered with 300 MB', position: 1 }],
+		credential: largeCredential,
+	});
+
 	beforeAll(async () => {
 		await receiver.start();
+		await large.start();
 		service(receiver);
 		for (const scenario of SCENARIOS) {
 			proxies.push(await startNginx({ upstream: receiver.url, ...scenario.nginx }));
 		}
 		n8n = new N8nInstance(app);
 		n8n.installPackage();
-		await n8n.import(
-			'credentials',
-			workflows.map(({ credential, path }, index) => ({
+		await n8n.import('credentials', [
+			...workflows.map(({ credential, path }, index) => ({
 				...credential,
 				type: CREDENTIAL_TYPE,
 				data: { webhookUrl: `${proxies[index].url}${path}`, signingSecret: SECRET },
 			})),
-		);
-		await n8n.import(
-			'workflow',
-			workflows.map(({ workflow }) => workflow),
-		);
+			{
+				...largeCredential,
+				type: CREDENTIAL_TYPE,
+				data: { webhookUrl: large.webhookUrl(AUTOMATION), signingSecret: SECRET },
+			},
+		]);
+		await n8n.import('workflow', [...workflows.map(({ workflow }) => workflow), largeWorkflow]);
 		await n8n.start();
 		rest = new Rest(n8n, await setUpOwner(n8n));
 	});
@@ -204,6 +221,18 @@ describe('n8n 2.x behind the real nginx, limiting the rate', () => {
 		n8n?.dispose();
 		await Promise.all(proxies.map(async (proxy) => await proxy.stop()));
 		await receiver.stop();
+		await large.stop();
+	});
+
+	it('a 300 MB answer (no proxy): accepted, its first 1 MiB kept, the rest never read', async () => {
+		const execution = await rest.ended(await rest.runManually(largeWorkflow.id!));
+		expect(execution.status).toBe('success');
+		const [item] = execution.data.resultData.runData[NODE_NAME][0].data!.main[0];
+		expect(item.json).toMatchObject({ statusCode: 202, responseTruncated: expect.any(String) });
+		expect(String(item.json.response)).toHaveLength(MAX_ANSWER_BYTES);
+		const [request] = large.requests;
+		console.log(`300 MB answer: the service wrote ${request.bytesSent} bytes before n8n closed`);
+		expect(request.bytesSent).toBeLessThan(LARGE_ANSWER_BYTES / 10);
 	});
 
 	it.each(
