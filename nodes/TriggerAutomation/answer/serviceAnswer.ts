@@ -104,6 +104,42 @@ export function askedToWait(waitMs: number): Failure {
 	};
 }
 
+/** How an item the service turned away with 429 was sent, until the node gave up on it. */
+export interface RateLimitedSending {
+	sending: 'adaptive' | 'batches';
+	/** Requests in flight together under Fixed Batches (1: One at a Time). */
+	batchSize: number;
+	/** Options → Retries When Not Accepted. */
+	retries: number;
+	/** This item's requests the service turned away. */
+	turnedAway: number;
+}
+
+/**
+ * A 429 the item failed with, its description led by the advice that fits what happened: a wait
+ * longer than the node waits (run later), the retries spent (raise them, or run later), and under
+ * Fixed Batches with several requests at once, smaller batches. No advice names a mode not in use.
+ */
+export function rateLimitAdvice(failure: Failure, how: RateLimitedSending): Failure {
+	if (failure.code !== 'rate_limited' || failure.httpCode !== '429') return failure;
+	const afterMs = failure.pushBack?.afterMs;
+	let advice: string;
+	if (afterMs !== undefined && afterMs > MAX_RETRY_WAIT_MS) {
+		advice = `Run this item again after that wait: the service asked to wait ${Math.ceil(afterMs / 1000)} s (Retry-After), longer than the ${MAX_RETRY_WAIT_MS / 1000} s this node waits.`;
+	} else {
+		const times = how.turnedAway === 1 ? 'once' : `${how.turnedAway} times`;
+		advice =
+			how.retries === 0
+				? `Raise ${inOptions(LABELS.retries)} (now 0) to have the node wait and send a turned-away item again, or run this item again later.`
+				: `Raise ${inOptions(LABELS.retries)} (now ${how.retries}), or run this item again later, when the service is less busy: it turned this item away ${times}.`;
+		if (how.sending === 'batches' && how.batchSize > 1) {
+			advice += ` ${SENDING_MODES.batches.name} sends ${how.batchSize} requests at once: fewer per batch (${inOptions(LABELS.batching, LABELS.batchSize)}) or a longer ${LABELS.batchInterval} keep under the service's limit.`;
+		}
+	}
+	const said = failure.description;
+	return { ...failure, description: said ? `${advice} ${said}` : advice };
+}
+
 /** A non-2xx answer → Failure; undefined when the service accepted the request. */
 export function failureFromAnswer(
 	response: RawResponse,
@@ -160,9 +196,8 @@ export function failureFromAnswer(
 			resend: true,
 			pushBack,
 			message: `Rate limited by the service (429)${retryAfter === undefined ? '' : `, retry after ${retryAfter.trim()}${DELAY_SECONDS.test(retryAfter) ? ' s' : ''}`}`,
-			description:
-				`Send fewer requests at once: ${inOptions(LABELS.sending)} → ${SENDING_MODES.oneAtATime.name}, or ${SENDING_MODES.batches.name} with a longer ${LABELS.batchInterval}; ` +
-				`${inOptions(LABELS.retries)} re-sends rate-limited items.${said}`,
+			// What to do depends on how the item was sent: rateLimitAdvice, once it has failed.
+			description: said.trim() || undefined,
 		};
 	}
 	if (status === 400 || status === 422) {

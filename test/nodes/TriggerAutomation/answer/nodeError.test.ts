@@ -17,7 +17,10 @@ import {
 	failureFromError,
 	timeoutFailure,
 } from '../../../../nodes/TriggerAutomation/answer/noAnswer';
-import { describe as describeFailure } from '../../../../nodes/TriggerAutomation/answer/nodeError';
+import {
+	describe as describeFailure,
+	waitHint,
+} from '../../../../nodes/TriggerAutomation/answer/nodeError';
 import {
 	contextFromFields,
 	contextFromJson,
@@ -182,5 +185,36 @@ describe('every description the node makes is shown whole by the editor', () => 
 
 	it.each(MATRIX_DESCRIPTIONS)("the fault matrix's %s", (_, description) => {
 		expect(editorShows(description)).toBe(description);
+	});
+});
+
+describe('the hint after a run in which the service turned requests away', () => {
+	it('is absent when it turned none away', () => {
+		expect(waitHint({ turnedAway: 0, resent: 0, waitedMs: 0 }, 0, 20)).toBeUndefined();
+		expect(waitHint({ turnedAway: 0, resent: 0, waitedMs: 0 }, 3, 20)).toBeUndefined();
+	});
+
+	it('says how many were turned away, how long the node waited, and that every item was accepted once', () => {
+		expect(waitHint({ turnedAway: 12, resent: 12, waitedMs: 23_600 }, 0, 20)).toEqual({
+			type: 'info',
+			location: 'outputPane',
+			message:
+				'The service turned away 12 requests without creating a run; the node waited 24 s in all and sent them again. All 20 items were accepted, each once.',
+		});
+		expect(waitHint({ turnedAway: 1, resent: 1, waitedMs: 400 }, 0, 1)?.message).toBe(
+			'The service turned away 1 request without creating a run; the node waited under 1 s in all and sent it again. The item was accepted, once.',
+		);
+	});
+
+	it('with items that failed: how many were accepted and how many failed, as a warning', () => {
+		expect(waitHint({ turnedAway: 6, resent: 4, waitedMs: 3_000 }, 1, 4)).toEqual({
+			type: 'warning',
+			location: 'outputPane',
+			message:
+				'The service turned away 6 requests without creating a run; the node waited 3 s in all and sent 4 of them again. 3 of 4 items were accepted, each once; 1 failed: its error says why.',
+		});
+		expect(waitHint({ turnedAway: 2, resent: 0, waitedMs: 0 }, 2, 2)?.message).toBe(
+			'The service turned away 2 requests without creating a run; the node sent none of them again. All 2 items failed: their errors say why.',
+		);
 	});
 });
