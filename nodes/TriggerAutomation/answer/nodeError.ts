@@ -200,7 +200,7 @@ export function waitHint(
 			? `${all} accepted, ${total === 1 ? 'once' : 'each once'}.`
 			: accepted === 0
 				? `${total === 1 ? 'The item' : `All ${total} items`} failed: ${failed === 1 ? 'its error says' : 'their errors say'} why.`
-				: `${accepted} of ${total} items ${accepted === 1 ? 'was' : 'were'} accepted, each once; ${failed} failed: ${failed === 1 ? 'its error says' : 'their errors say'} why.`;
+				: `${accepted} of ${total} items ${accepted === 1 ? 'was accepted, once' : 'were accepted, each once'}; ${failed} failed: ${failed === 1 ? 'its error says' : 'their errors say'} why.`;
 	return {
 		type: failed === 0 ? 'info' : 'warning',
 		location: 'outputPane',
