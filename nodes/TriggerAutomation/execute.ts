@@ -31,11 +31,13 @@ export async function triggerAutomations(this: IExecuteFunctions): Promise<INode
 	const failed = { items: 0, mayHaveRun: 0 };
 	const tally = new WaitTally();
 	let retryOf: readonly string[] = [];
+	// n8n's Retry, even of an execution that never ran this node (then retryOf is empty).
+	let isRetry = false;
 	const answer = (preview: boolean) => {
 		if (preview) this.addExecutionHints(previewHint());
 		const waited = waitHint(tally, failed.items, items.length);
 		if (waited) this.addExecutionHints(waited);
-		if (retryOf.length > 0) this.addExecutionHints(retryHint(retryOf));
+		if (isRetry) this.addExecutionHints(retryHint(retryOf));
 		if (failed.items > 0) {
 			this.addExecutionHints(failuresHint(failed.items, failed.mayHaveRun, items.length));
 		}
@@ -53,7 +55,13 @@ export async function triggerAutomations(this: IExecuteFunctions): Promise<INode
 	) => {
 		const nodeError = toNodeError(this, error, itemIndex);
 		if (!this.continueOnFail()) {
-			throw stoppingError(nodeError, error, { itemIndex, total: items.length, accepted, retryOf });
+			throw stoppingError(nodeError, error, {
+				itemIndex,
+				total: items.length,
+				accepted,
+				retryOf,
+				isRetry,
+			});
 		}
 		results.push(errorItem(nodeError, itemIndex));
 		failed.items++;
@@ -76,6 +84,7 @@ export async function triggerAutomations(this: IExecuteFunctions): Promise<INode
 		? undefined
 		: acceptedItems(this, execution.target.url);
 	retryOf = accepted?.retryOf ?? [];
+	isRetry = accepted !== undefined && (this.getMode() === 'retry' || retryOf.length > 0);
 	const { sending, batchSize, batchIntervalMs, retries } = execution.options;
 	const send: SendItem = async (itemIndex, sharedPace) => {
 		const pace = tally.count(sharedPace);

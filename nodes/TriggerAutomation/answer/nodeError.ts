@@ -80,8 +80,10 @@ export interface StoppedPass {
 	total: number;
 	/** Items of this pass the service accepted, here or in the executions this one retries. */
 	accepted: number;
-	/** The executions this one is n8n's Retry of, oldest first; empty when it is none. */
+	/** The executions this one is n8n's Retry of, oldest first, as far as the node knows them. */
 	retryOf: readonly string[];
+	/** n8n's Retry, even of an execution that never ran this node (`retryOf` then empty). */
+	isRetry?: boolean;
 }
 
 /** 1st, 2nd, 3rd, 4th … 11th, 12th, 13th … 21st. */
@@ -93,11 +95,14 @@ export function ordinal(n: number): string {
 /**
  * What every Retry says, as n8n tells a Retry nothing of the others of the same execution: the
  * items an earlier one accepted were sent again by this one (acceptedItems.ts). Without its end.
+ * `retryOf` is empty when the execution retried never ran this node: n8n does not say which it was.
  */
 function retrySentence(retryOf: readonly string[]): string {
 	const retried = retryOf[retryOf.length - 1];
+	const [execution, ofIt] =
+		retried === undefined ? ['another', 'that execution'] : [`execution ${retried}`, retried];
 	return (
-		`This execution is n8n's Retry of execution ${retried}: items that an earlier Retry of ${retried} accepted, if there was one, were sent again, ` +
+		`This execution is n8n's Retry of ${execution}: items that an earlier Retry of ${ofIt} accepted, if there was one, were sent again, ` +
 		'as n8n tells a Retry nothing of the others; to avoid that, retry only the latest execution of a chain of Retries'
 	);
 }
@@ -118,7 +123,7 @@ export function stoppingError<E extends NodeApiError | NodeOperationError>(
 ): E {
 	const mayRun = cause instanceof TriggerError && mayHaveRun(cause.failure);
 	const { itemIndex, total, accepted, retryOf } = pass;
-	const isRetry = retryOf.length > 0;
+	const isRetry = pass.isRetry === true || retryOf.length > 0;
 	const sends = accepted > 0 || mayRun;
 	const notes: string[] = [];
 	if (total > 1 && (sends || isRetry)) {
@@ -129,7 +134,8 @@ export function stoppingError<E extends NodeApiError | NodeOperationError>(
 	if (isRetry) {
 		const retried = retryOf[retryOf.length - 1];
 		const older = retryOf.length > 1 ? ` (or ${retryOf.slice(0, -1).join(', ')} before it)` : '';
-		notes.push(`${retrySentence(retryOf)}: this one, not ${retried}${older}.`);
+		const notThat = retried === undefined ? '' : `, not ${retried}${older}`;
+		notes.push(`${retrySentence(retryOf)}: this one${notThat}.`);
 	}
 	if (accepted > 0) {
 		notes.push(
@@ -208,7 +214,7 @@ export function waitHint(
 	};
 }
 
-/** Every Retry of an execution says what it cannot know (`retryOf`: oldest first, not empty). */
+/** Every Retry of an execution says what it cannot know (`retryOf`: oldest first, if known). */
 export function retryHint(retryOf: readonly string[]): NodeExecutionHint {
 	return { type: 'info', location: 'outputPane', message: `${retrySentence(retryOf)}.` };
 }

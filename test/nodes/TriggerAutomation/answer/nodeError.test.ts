@@ -3,7 +3,7 @@
  * (serviceAnswer, noAnswer, requestBody) and the fault matrix's: n8n's editor shows it whole.
  */
 import type { IDataObject } from 'n8n-workflow';
-import { UserError } from 'n8n-workflow';
+import { NodeOperationError, UserError } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { editorText } from '../../../../nodes/TriggerAutomation/answer/failure';
@@ -19,6 +19,8 @@ import {
 } from '../../../../nodes/TriggerAutomation/answer/noAnswer';
 import {
 	describe as describeFailure,
+	retryHint,
+	stoppingError,
 	waitHint,
 } from '../../../../nodes/TriggerAutomation/answer/nodeError';
 import {
@@ -216,5 +218,53 @@ describe('the hint after a run in which the service turned requests away', () =>
 		expect(waitHint({ turnedAway: 2, resent: 0, waitedMs: 0 }, 2, 2)?.message).toBe(
 			'The service turned away 2 requests without creating a run; the node sent none of them again. All 2 items failed: their errors say why.',
 		);
+	});
+});
+
+describe("what every execution that is n8n's Retry of another says", () => {
+	const RETRY_NOTE =
+		'items that an earlier Retry of 17 accepted, if there was one, were sent again, as n8n tells a Retry nothing of the others; to avoid that, retry only the latest execution of a chain of Retries';
+
+	it('above its output, in one sentence, naming the execution it retries', () => {
+		expect(retryHint(['12', '17'])).toEqual({
+			type: 'info',
+			location: 'outputPane',
+			message: `This execution is n8n's Retry of execution 17: ${RETRY_NOTE}.`,
+		});
+	});
+
+	it('the same when the execution it retries never ran this node, which n8n does not name', () => {
+		expect(retryHint([]).message).toBe(
+			"This execution is n8n's Retry of another: items that an earlier Retry of that execution accepted, if there was one, were sent again, as n8n tells a Retry nothing of the others; to avoid that, retry only the latest execution of a chain of Retries.",
+		);
+	});
+
+	it('in the error that stops it, ending with which execution to retry', () => {
+		const node = {
+			id: '1',
+			name: 'Trigger Automation',
+			type: 'x.triggerAutomation',
+			typeVersion: 1,
+			position: [0, 0] as [number, number],
+			parameters: {},
+		};
+		const stopped = (retryOf: string[], isRetry: boolean) => {
+			const error = new NodeOperationError(node, 'The message is empty');
+			error.context.code = 'bad_input';
+			return stoppingError(error, undefined, {
+				itemIndex: 0,
+				total: 1,
+				accepted: 0,
+				retryOf,
+				isRetry,
+			}).description;
+		};
+		expect(stopped(['17'], true)).toBe(
+			`This execution is n8n's Retry of execution 17: ${RETRY_NOTE}: this one, not 17. Failure code: \`bad_input\`.`,
+		);
+		expect(stopped([], true)).toMatch(
+			/^This execution is n8n's Retry of another: .*chain of Retries: this one\. Failure code/,
+		);
+		expect(stopped([], false)).toBe('Failure code: `bad_input`.');
 	});
 });
