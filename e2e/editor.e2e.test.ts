@@ -38,7 +38,7 @@ import {
 	workflowId,
 } from '../dev/exampleFiles';
 import { PREVIEW_SUBTITLE } from '../nodes/TriggerAutomation/description';
-import { failuresHint, previewHint } from '../nodes/TriggerAutomation/answer/nodeError';
+import { failuresHint, previewHint, retryHint } from '../nodes/TriggerAutomation/answer/nodeError';
 import type { Responder } from '../test/support/receiver';
 import {
 	Receiver,
@@ -572,6 +572,21 @@ for (const app of Object.values(APPS)) {
 				.waitFor();
 			await page.waitForLoadState('networkidle');
 			await editor.screenshot('retry-from-executions-list');
+			// n8n 2.x shows the preview in the page (1.x in an iframe): the Retry's own output, under
+			// the hint every Retry shows, what it cannot know of other Retries of the same execution.
+			if (!n8n.version.startsWith('1.')) {
+				await page
+					.getByTestId('execution-preview-host')
+					.getByTestId('canvas-node')
+					.filter({ hasText: 'Trigger Automation' })
+					.first()
+					.dblclick();
+				const output = page.getByTestId('output-panel');
+				const hint = output.getByText(retryHint([failed.id]).message);
+				await hint.waitFor();
+				await editor.screenshot('retry-hint', ...hintArea(output, hint));
+				await closeNode(page);
+			}
 
 			// The Retry passed Retry-0 and Retry-2 on and sent only Retry-1 again.
 			const answered = failingOnce.requests.map((r) => [bodyJson(r).data.message, r.answer]);

@@ -99,10 +99,12 @@ export function ordinal(n: number): string {
  */
 function retrySentence(retryOf: readonly string[]): string {
 	const retried = retryOf[retryOf.length - 1];
-	const [execution, ofIt] =
-		retried === undefined ? ['another', 'that execution'] : [`execution ${retried}`, retried];
+	const [execution, it] =
+		retried === undefined
+			? ['another', 'that execution']
+			: [`execution ${retried}`, `execution ${retried}`];
 	return (
-		`This execution is n8n's Retry of ${execution}: items that an earlier Retry of ${ofIt} accepted, if there was one, were sent again, ` +
+		`This execution is n8n's Retry of ${execution}: if ${it} was retried before, the items that earlier Retry accepted were sent again, ` +
 		'as n8n tells a Retry nothing of the others; to avoid that, retry only the latest execution of a chain of Retries'
 	);
 }

@@ -439,7 +439,7 @@ describe("n8n's Retry of a failed execution: the accepted items are passed on, o
 			.acceptedItemsByPass as Record<string, { execution: string }>;
 		const aExecution = aId['0'].execution;
 		expect(bError?.description).toContain(
-			`Item 3 is the 4th of 5 items (n8n counts from 0). This execution is n8n's Retry of execution ${aExecution}: items that an earlier Retry of ${aExecution} accepted, if there was one, were sent again, as n8n tells a Retry nothing of the others; to avoid that, retry only the latest execution of a chain of Retries: this one, not ${aExecution}.`,
+			`Item 3 is the 4th of 5 items (n8n counts from 0). This execution is n8n's Retry of execution ${aExecution}: if execution ${aExecution} was retried before, the items that earlier Retry accepted were sent again, as n8n tells a Retry nothing of the others; to avoid that, retry only the latest execution of a chain of Retries: this one, not ${aExecution}.`,
 		);
 		expect(bError?.description).toContain('The service accepted 3 other items');
 		// C, B's Retry: only d and e are sent, every item has one run.
@@ -464,7 +464,7 @@ describe("n8n's Retry of a failed execution: the accepted items are passed on, o
 		// What it cannot know, it says above its output, as every Retry does, failed or not.
 		const aExecution = keptExecution(a);
 		expect(hintsOf(again).map((hint) => hint.message)).toEqual([
-			`This execution is n8n's Retry of execution ${aExecution}: items that an earlier Retry of ${aExecution} accepted, if there was one, were sent again, as n8n tells a Retry nothing of the others; to avoid that, retry only the latest execution of a chain of Retries.`,
+			`This execution is n8n's Retry of execution ${aExecution}: if execution ${aExecution} was retried before, the items that earlier Retry accepted were sent again, as n8n tells a Retry nothing of the others; to avoid that, retry only the latest execution of a chain of Retries.`,
 		]);
 		expect(hintsOf(a)).toEqual([]);
 	});

@@ -223,7 +223,7 @@ describe('the hint after a run in which the service turned requests away', () =>
 
 describe("what every execution that is n8n's Retry of another says", () => {
 	const RETRY_NOTE =
-		'items that an earlier Retry of 17 accepted, if there was one, were sent again, as n8n tells a Retry nothing of the others; to avoid that, retry only the latest execution of a chain of Retries';
+		'if execution 17 was retried before, the items that earlier Retry accepted were sent again, as n8n tells a Retry nothing of the others; to avoid that, retry only the latest execution of a chain of Retries';
 
 	it('above its output, in one sentence, naming the execution it retries', () => {
 		expect(retryHint(['12', '17'])).toEqual({
@@ -235,7 +235,7 @@ describe("what every execution that is n8n's Retry of another says", () => {
 
 	it('the same when the execution it retries never ran this node, which n8n does not name', () => {
 		expect(retryHint([]).message).toBe(
-			"This execution is n8n's Retry of another: items that an earlier Retry of that execution accepted, if there was one, were sent again, as n8n tells a Retry nothing of the others; to avoid that, retry only the latest execution of a chain of Retries.",
+			"This execution is n8n's Retry of another: if that execution was retried before, the items that earlier Retry accepted were sent again, as n8n tells a Retry nothing of the others; to avoid that, retry only the latest execution of a chain of Retries.",
 		);
 	});
 
