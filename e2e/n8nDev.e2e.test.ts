@@ -3,9 +3,10 @@
  * steps and the summary, n8n's own output goes to the log file the summary names, and n8n's own
  * settings keep its offline noise (lookups of n8n's hosts and their stack traces, deprecation notices
  * for defaults) out of that log where n8n has one. Restarted, it keeps an edit made in the editor
- * (through n8n's REST API, as the editor saves); --restore-examples puts the example back. The whole
- * command, `npm run dev` itself, stops cleanly on Ctrl+C (SIGINT to its process group, as a
- * terminal sends it) and on a SIGTERM to npm alone.
+ * (through n8n's REST API, as the editor saves); --restore-examples puts the example back. The
+ * route example, run as shipped, reaches three failure branches, and the terminal says as it
+ * happens what the simulator turned away. The whole command, `npm run dev` itself, stops cleanly
+ * on Ctrl+C (SIGINT to its process group, as a terminal sends it) and on a SIGTERM to npm alone.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
