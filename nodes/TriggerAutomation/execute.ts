@@ -97,7 +97,9 @@ export async function triggerAutomations(this: IExecuteFunctions): Promise<INode
 			return { itemIndex, json };
 		} catch (error) {
 			if (!(error instanceof TriggerError)) return { itemIndex, error };
-			const how = { sending, batchSize, retries, turnedAway: pace.turnedAway };
+			// A batch is never larger than the items there are.
+			const atOnce = Math.min(batchSize, items.length);
+			const how = { sending, batchSize: atOnce, retries, turnedAway: pace.turnedAway };
 			return { itemIndex, error: new TriggerError(rateLimitAdvice(error.failure, how)) };
 		}
 	};

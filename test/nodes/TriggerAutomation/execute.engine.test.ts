@@ -333,6 +333,14 @@ describe('a 429 the node gave up on: its advice fits how the item was sent', () 
 		expect(receiver.requests).toHaveLength(3);
 	});
 
+	it('Fixed Batches of 50 (the default) with one item: one request at once, so no batch advice', async () => {
+		turnAwayAll();
+		const result = await run({ message: 'Go', options: { retries: 1, sending: 'batches' } });
+		const error = errorOf(result, NODE_NAME);
+		expect(error?.description).toMatch(/^Raise Options → Retries When Not Accepted \(now 1\)/);
+		expect(error?.description).not.toMatch(/Fixed Batches|Batch/);
+	});
+
 	it('Fixed Batches of 3 at once, retries spent: also fewer per batch or a longer interval', async () => {
 		turnAwayAll();
 		const result = await run(
