@@ -2,8 +2,9 @@
 # Installs what the end-to-end suite and `npm run dev` run, the parts named on the command line:
 # - an n8n app of e2e/.apps by its folder name (n8n-2, n8n-1, n8n-<version>), from its lockfile on the
 #   Node.js major its package.json names (`n8nApp.nodeMajor`), with n8n's sqlite3 built from source;
-# - chromium (Debian's, for the editor suite), redis and postgresql (for the queue-mode run).
-# No arguments: all CI needs (n8n-2 n8n-1 chromium redis postgresql). The editor (`npm run dev`)
+# - chromium (Debian's, for the editor suite), redis and postgresql (for the queue-mode run), nginx
+#   (Debian's nginx-light: the rate-limiting proxy of the tests behind a proxy).
+# No arguments: all CI needs (n8n-2 n8n-1 chromium redis postgresql nginx). The editor (`npm run dev`)
 # needs only its app: `bash e2e/install.sh n8n-2`. Safe to run again: an installed part is only
 # checked. `npm run test:compat` runs it for each app of the compatibility run, with chromium.
 #
@@ -15,15 +16,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.apps"
 parts=("$@")
-[ ${#parts[@]} -gt 0 ] || parts=(n8n-2 n8n-1 chromium redis postgresql)
+[ ${#parts[@]} -gt 0 ] || parts=(n8n-2 n8n-1 chromium redis postgresql nginx)
 apps=()
 system=()
 for part in "${parts[@]}"; do
 	case $part in
-	chromium | redis | postgresql) system+=("$part") ;;
+	chromium | redis | postgresql | nginx) system+=("$part") ;;
 	*)
 		[ -f "$part/package.json" ] || {
-			echo "no app $part in e2e/.apps (a part is an app folder there, chromium, redis or postgresql)"
+			echo "no app $part in e2e/.apps (a part is an app folder there, chromium, redis, postgresql or nginx)"
 			exit 1
 		}
 		apps+=("$part")
@@ -96,20 +97,22 @@ for app in "${apps[@]}"; do
 done
 
 # Debian's Chromium for the editor suite; Redis and PostgreSQL for the queue-mode run
-# (e2e/support/queueServices.ts: n8n's main and workers share them).
+# (e2e/support/queueServices.ts: n8n's main and workers share them); nginx-light, the smallest
+# nginx, for the runs behind a rate-limiting proxy (e2e/support/nginx.ts).
 packages=()
 for part in "${system[@]}"; do
 	case $part in
 	chromium) [ -x /usr/bin/chromium ] || packages+=(chromium) ;;
 	redis) command -v redis-server >/dev/null || packages+=(redis-server) ;;
 	postgresql) ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || packages+=(postgresql) ;;
+	nginx) [ -x /usr/sbin/nginx ] || packages+=(nginx-light) ;;
 	esac
 done
 if [ ${#packages[@]} -gt 0 ]; then
 	start=$SECONDS
 	apt-get update -qq
-	# Debian would start system Redis and PostgreSQL services on install; the tests start their own
-	# on free ports. policy-rc.d answering 101 ("not allowed") keeps services from starting.
+	# Debian would start system Redis, PostgreSQL and nginx services on install; the tests start
+	# their own on free ports. policy-rc.d answering 101 ("not allowed") keeps services from starting.
 	guard=''
 	if [ ! -e /usr/sbin/policy-rc.d ]; then
 		printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d && chmod +x /usr/sbin/policy-rc.d
@@ -129,6 +132,7 @@ for part in "${system[@]}"; do
 	chromium) echo "  $(/usr/bin/chromium --version 2>/dev/null)" ;;
 	redis) echo "  $(redis-server --version | cut -d' ' -f1-3)" ;;
 	postgresql) echo "  PostgreSQL $(basename "$(dirname "$(ls -d /usr/lib/postgresql/*/bin | tail -1)")")" ;;
+	nginx) echo "  $(/usr/sbin/nginx -v 2>&1 | cut -d' ' -f3)" ;;
 	esac
 done
 next=''
