@@ -104,7 +104,7 @@ export function askedToWait(waitMs: number): Failure {
 	};
 }
 
-/** How an item the service turned away with 429 was sent, until the node gave up on it. */
+/** How an item the service turned away (429, 503 with Retry-After) was sent, until it failed. */
 export interface RateLimitedSending {
 	sending: 'adaptive' | 'batches';
 	/** Requests in flight together under Fixed Batches (1: One at a Time). */
@@ -116,12 +116,13 @@ export interface RateLimitedSending {
 }
 
 /**
- * A 429 the item failed with, its description led by the advice that fits what happened: a wait
+ * A push-back the item failed with (429, or 503 with Retry-After), its description led by the
+ * advice that fits what happened: a wait
  * longer than the node waits (run later), the retries spent (raise them, or run later), and under
  * Fixed Batches with several requests at once, smaller batches. No advice names a mode not in use.
  */
 export function rateLimitAdvice(failure: Failure, how: RateLimitedSending): Failure {
-	if (failure.code !== 'rate_limited' || failure.httpCode !== '429') return failure;
+	if (failure.code !== 'rate_limited' || failure.pushBack === undefined) return failure;
 	const afterMs = failure.pushBack?.afterMs;
 	let advice: string;
 	if (afterMs !== undefined && afterMs > MAX_RETRY_WAIT_MS) {
@@ -219,10 +220,10 @@ function unavailableForNow(
 		resend: true,
 		pushBack,
 		message: `The service is unavailable for now (503), retry after ${retryAfter.trim()}${seconds}`,
+		// What to do depends on how the item was sent: rateLimitAdvice, once it has failed.
 		description:
-			`Run this item again after that wait; ${inOptions(LABELS.retries)} re-sends such items by itself. ` +
-			`A 503 with Retry-After says the request was not handled, so no run was created${by === undefined ? '' : ` (this answer came from ${by})`}. ` +
-			`If it happens often, send fewer requests at once (${BEHIND_A_PROXY_DOCS}).${answerSaid(response)}`,
+			`A 503 with Retry-After says the request was not handled, so no run was created${by === undefined ? '' : ` (this answer came from ${by})`} ` +
+			`(${BEHIND_A_PROXY_DOCS}).${answerSaid(response)}`,
 	};
 }
 

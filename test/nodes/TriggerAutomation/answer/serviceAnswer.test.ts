@@ -256,12 +256,21 @@ describe('a 503 with Retry-After is a push-back: nothing was created, the item i
 			message: 'The service is unavailable for now (503), retry after 1 s',
 		});
 		expect(failure.description).toBe(
-			'Run this item again after that wait; Options → Retries When Not Accepted re-sends such items by itself. ' +
-				'A 503 with Retry-After says the request was not handled, so no run was created ' +
-				'(this answer came from nginx/1.22.1 (its Server header)). ' +
-				`If it happens often, send fewer requests at once (${BEHIND_A_PROXY_DOCS}). ` +
+			'A 503 with Retry-After says the request was not handled, so no run was created ' +
+				'(this answer came from nginx/1.22.1 (its Server header)) ' +
+				`(${BEHIND_A_PROXY_DOCS}). ` +
 				'The answer was an HTML page titled “503 Service Temporarily Unavailable”.',
 		);
+	});
+
+	it('once the item fails, it is led by the advice that fits how it was sent, as a 429 is', () => {
+		const failure = answered(503, { ...NGINX_HEADERS, 'retry-after': '1' }, NGINX_503_PAGE);
+		const how = { sending: 'adaptive', batchSize: 1, retries: 5, turnedAway: 6 } as const;
+		const { description } = rateLimitAdvice(failure, how);
+		expect(description).toMatch(
+			/^Raise Options → Retries When Not Accepted \(now 5\), or run this item again later, .* A 503 with Retry-After says/,
+		);
+		expect(description).not.toMatch(/Sending|Adaptive|One at a Time|Fixed Batches|fewer requests/);
 	});
 
 	it('as an HTTP date: the wait is the time left until then', () => {
