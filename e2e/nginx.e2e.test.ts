@@ -76,6 +76,19 @@ describe('e2e/support/nginx.ts: the real nginx as a rate-limiting proxy', () => 
 		expect(refused.every((a) => a.status === 503 && a.retryAfter === '1')).toBe(true);
 	});
 
+	it("a map on $upstream_status puts Retry-After on nginx's refusals only, not on the service's own 503", async () => {
+		receiver.respondWith((request, res) => {
+			res.writeHead(request.path === '/own-503' ? 503 : 202);
+			res.end();
+		});
+		const { url } = await start({ ratePerSecond: 1, burst: 0, retryAfterOnRefusalsSeconds: 1 });
+		const first = await fetch(`${url}/own-503`, { method: 'POST', body: '{}' });
+		expect([first.status, first.headers.get('retry-after')]).toEqual([503, null]);
+		const refused = await fetch(`${url}/x`, { method: 'POST', body: '{}' });
+		expect([refused.status, refused.headers.get('retry-after')]).toEqual([503, '1']);
+		expect(receiver.requests.map((request) => request.path)).toEqual(['/own-503']);
+	});
+
 	it('a burst without nodelay is queued and passed on at the rate, not refused', async () => {
 		const { url } = await start({ ratePerSecond: 20, burst: 5 });
 		const started = Date.now();

@@ -32,6 +32,11 @@ export interface NginxOptions {
 	status?: 429 | 503;
 	/** `add_header Retry-After <n> always`: on every answer, nginx's own refusals included. */
 	retryAfterSeconds?: number;
+	/**
+	 * Retry-After <n> on nginx's own answers only (those it gave without asking the service, when
+	 * `$upstream_status` is empty), through a `map`: the configuration docs/behind-a-proxy.md shows.
+	 */
+	retryAfterOnRefusalsSeconds?: number;
 }
 
 export interface RunningNginx {
@@ -69,6 +74,11 @@ export function nginxConfig(dir: string, port: number, options: NginxOptions): s
 		`\tuwsgi_temp_path ${dir}/uwsgi;`,
 		`\tscgi_temp_path ${dir}/scgi;`,
 		`\tlimit_req_zone $binary_remote_addr zone=limit:1m rate=${options.ratePerSecond}r/s;`,
+		...(options.retryAfterOnRefusalsSeconds === undefined
+			? []
+			: [
+					`\tmap $upstream_status $limit_retry_after { "" ${options.retryAfterOnRefusalsSeconds}; default ""; }`,
+				]),
 		...(options.status === undefined ? [] : [`\tlimit_req_status ${options.status};`]),
 		`\tupstream service { server ${upstream.host}; keepalive 64; }`,
 		'\tserver {',
@@ -81,6 +91,9 @@ export function nginxConfig(dir: string, port: number, options: NginxOptions): s
 		...(options.retryAfterSeconds === undefined
 			? []
 			: [`\t\t\tadd_header Retry-After ${options.retryAfterSeconds} always;`]),
+		...(options.retryAfterOnRefusalsSeconds === undefined
+			? []
+			: ['\t\t\tadd_header Retry-After $limit_retry_after always;']),
 		'\t\t}',
 		'\t}',
 		'}',

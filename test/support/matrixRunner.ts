@@ -27,6 +27,7 @@ import {
 	resetConnection,
 	specViolations,
 	trickle,
+	writeLargeAnswer,
 } from './receiver';
 import { expectNoLeak } from './leaks';
 import type { DnsAnswer } from './localDns';
@@ -155,14 +156,16 @@ function timestampOf(request: ReceivedRequest): number {
 
 /**
  * The no-duplicate rule: an item reaches the service more than once only when every earlier copy
- * was provably not accepted (answered 429), and each copy has its own timestamp and signature.
+ * was provably not accepted (answered 429, or 503 with Retry-After), and each copy has its own
+ * timestamp and signature.
  */
 export function expectNoDuplicates(requests: ReceivedRequest[]): void {
 	for (const item of [0, 1, 2]) {
 		const copies = requests.filter((r) => itemOf(r) === item);
 		copies.slice(0, -1).forEach((earlier) => {
+			const notHandled = earlier.answer === 503 && earlier.retryAfter !== undefined;
 			expect(
-				earlier.answer,
+				notHandled ? 429 : earlier.answer,
 				`item ${item} was re-sent after the service answered ${earlier.answer}`,
 			).toBe(429);
 		});
@@ -226,6 +229,8 @@ function arm(c: MatrixCase, receiver: Receiver): void {
 				return receiver.later(fault.ms, () => acceptWithJson(request, res, req));
 			case 'trickle':
 				return trickle({ everyMs: fault.everyMs, forMs: fault.totalMs })(request, res, req);
+			case 'largeAnswer':
+				return writeLargeAnswer(request, res, fault.status, fault.bytes);
 			default:
 				return acceptWithJson(request, res, req);
 		}
@@ -384,6 +389,12 @@ export function expectCaseOutcome(c: MatrixCase, mode: Mode, result: CaseRun): v
 	}
 	expect(result.thrown).toBeUndefined();
 	expect(run).toBeDefined();
+	// The node stopped reading a large answer: far from all of it was written.
+	if (c.fault?.kind === 'largeAnswer') {
+		for (const request of requests.filter((r) => itemOf(r) === 1)) {
+			expect(request.bytesSent).toBeLessThan(c.fault.bytes / 4);
+		}
+	}
 
 	if (outcome.kind === 'sent') {
 		expect(run!.status).toBe('success');
@@ -401,6 +412,7 @@ export function expectCaseOutcome(c: MatrixCase, mode: Mode, result: CaseRun): v
 		expect(json.statusCode).toBe(outcome.statusCode ?? 202);
 		expect(json.signedAt).toBe(new Date(timestampOf(last)).toISOString());
 		expect(json.response).toEqual(outcome.response ?? { runId: `run-${last.receivedAt}` });
+		if (outcome.json) expect(json).toMatchObject(outcome.json);
 		outcome.check?.(JSON.parse(last.body.toString('utf8')).data, last);
 		if (mode === 'continueErrorOutput') expect(outputOf(run!, NODE_NAME, 1)).toEqual([]);
 		return;

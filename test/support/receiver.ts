@@ -24,6 +24,10 @@ export interface ReceivedRequest {
 	receivedAt: number;
 	/** The status sent, or 'closed' when the connection ended without a complete answer. */
 	answer?: number | 'closed';
+	/** The Retry-After header sent with the answer, if any. */
+	retryAfter?: string;
+	/** Body bytes written so far, for an answer written in chunks (largeAnswer). */
+	bytesSent?: number;
 }
 
 export type Responder = (
@@ -52,6 +56,30 @@ export function answer(
 	if (!writable(res)) return;
 	res.writeHead(status, headers);
 	res.end(body);
+}
+
+/**
+ * `status` with a text body of `bytes` bytes, written in 64 KiB chunks as the client reads them
+ * (never held whole); `request.bytesSent` counts what was written, up to the connection's close.
+ */
+export function writeLargeAnswer(
+	request: ReceivedRequest,
+	res: ServerResponse,
+	status: number,
+	bytes: number,
+): void {
+	const chunk = Buffer.alloc(64 * 1024, 'x');
+	request.bytesSent = 0;
+	res.writeHead(status, { 'Content-Type': 'text/plain', 'Content-Length': String(bytes) });
+	const write = () => {
+		while (request.bytesSent! < bytes && writable(res)) {
+			const piece = chunk.subarray(0, Math.min(chunk.length, bytes - request.bytesSent!));
+			request.bytesSent! += piece.length;
+			if (!res.write(piece)) return void res.once('drain', write);
+		}
+		if (request.bytesSent === bytes) res.end();
+	};
+	write();
 }
 
 /** What the receiver does unless told otherwise: 202 with a run id of its own. */
@@ -158,7 +186,11 @@ export class Receiver {
 					receivedAt: Date.now(),
 				};
 				this.requests.push(request);
-				res.on('finish', () => (request.answer = res.statusCode));
+				res.on('finish', () => {
+					request.answer = res.statusCode;
+					const retryAfter = res.getHeader('retry-after');
+					if (retryAfter !== undefined) request.retryAfter = String(retryAfter);
+				});
 				res.on('close', () => (request.answer ??= 'closed'));
 				void this.responder(request, res, req);
 			});

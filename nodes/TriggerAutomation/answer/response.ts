@@ -4,11 +4,20 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+/**
+ * The most of an answer's body the node keeps: 1 MiB (a run's answer is usually under 1 KB). Past
+ * it the node stops reading (request/answerBody.ts).
+ */
+export const MAX_ANSWER_BYTES = 1024 * 1024;
+
 export interface RawResponse {
 	statusCode: number;
 	statusMessage?: string;
 	headers: IDataObject;
+	/** At most MAX_ANSWER_BYTES (request/answerBody.ts). */
 	body: Buffer;
+	/** The body was longer than that: `body` is its beginning, and the node stopped reading there. */
+	cut?: boolean;
 }
 
 export function headerValue(headers: IDataObject, name: string): string | undefined {
@@ -56,7 +65,13 @@ export function outputJson(
 		json.signedAt = new Date(sent.signatureTimestamp).toISOString();
 	}
 	json.statusCode = response.statusCode;
-	json.response = parseResponseBody(response) as IDataObject;
+	if (response.cut) {
+		// Accepted all the same: the run exists. The beginning of a longer body parses as nothing.
+		json.response = response.body.toString('utf8');
+		json.responseTruncated = `The answer's body is longer than ${MAX_ANSWER_BYTES} bytes (1 MiB): response holds its first ${MAX_ANSWER_BYTES} bytes as text, and the node did not read the rest.`;
+	} else {
+		json.response = parseResponseBody(response) as IDataObject;
+	}
 	if (includeHeaders) {
 		json.statusMessage = response.statusMessage ?? '';
 		json.headers = response.headers;

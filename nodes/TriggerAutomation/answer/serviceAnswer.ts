@@ -104,6 +104,92 @@ export function askedToWait(waitMs: number): Failure {
 	};
 }
 
+/** Where operators read what proxies and gateways answer when they limit, and what the node does. */
+export const BEHIND_A_PROXY_DOCS =
+	'https://github.com/automation-service/n8n-nodes-automation-service/blob/main/docs/behind-a-proxy.md';
+
+const ANSWERED_BY_MAX_CHARACTERS = 80;
+
+/** Envoy's rate limit filters mark their refusals with this header and send no `Server`. */
+const ENVOY_RATE_LIMITED = 'x-envoy-ratelimited';
+
+/** Who answered, as the answer says: "nginx/1.22.1 (its Server header)"; undefined if it does not. */
+export function answeredBy(response: RawResponse): string | undefined {
+	for (const header of ['server', 'via']) {
+		const value = editorText(headerValue(response.headers, header) ?? '');
+		if (value !== '') {
+			const shown = Array.from(value).slice(0, ANSWERED_BY_MAX_CHARACTERS).join('');
+			return `${shown} (its ${header === 'server' ? 'Server' : 'Via'} header)`;
+		}
+	}
+	return headerValue(response.headers, ENVOY_RATE_LIMITED) === undefined
+		? undefined
+		: `Envoy (its ${ENVOY_RATE_LIMITED} header)`;
+}
+
+const HTML_TYPE = /^\s*(text\/html|application\/xhtml\+xml)\b/i;
+const HTML_START = /^\s*(<!doctype html|<html)/i;
+const HTML_TITLE = /<title[^>]*>([^<]*)<\/title>/i;
+
+/**
+ * What the answer said, for a 5xx: a proxy's or gateway's error page is an HTML page, whose text
+ * quoted on one line reads as markup; its title says what it is.
+ */
+function answerSaid(response: RawResponse): string {
+	const type = headerValue(response.headers, 'content-type') ?? '';
+	const start = response.body.subarray(0, 512).toString('utf8');
+	if (!HTML_TYPE.test(type) && !HTML_START.test(start)) return serviceSaid(response);
+	const title = editorText(HTML_TITLE.exec(response.body.toString('utf8'))?.[1] ?? '');
+	const shown = Array.from(title).slice(0, SAID_MAX_CHARACTERS).join('');
+	return shown === ''
+		? ' The answer was an HTML page.'
+		: ` The answer was an HTML page titled “${shown}”.`;
+}
+
+/**
+ * A 503 without a Retry-After the node can read: the service may have failed after creating the
+ * run, or a rate limiter in front of it refused the request (nginx's limit_req answers 503 by
+ * default); nothing in the answer tells them apart. The sentence says how to make it tell.
+ */
+function limiterHint(response: RawResponse, retryAfter: string | undefined): string {
+	const by = answeredBy(response);
+	const from = by === undefined ? '' : ` (this answer came from ${by})`;
+	const unreadable =
+		retryAfter === undefined || retryAfter.trim() === ''
+			? ''
+			: ` Its Retry-After, “${editorText(retryAfter).slice(0, 40)}”, is neither seconds nor a date.`;
+	return (
+		`A proxy or gateway in front of the service may have refused the request for its rate limit${from}, ` +
+		'and then no run was created: have it answer 429 (nginx: limit_req_status 429;) or add a Retry-After header to its 503, ' +
+		`and this node waits and sends such items again itself (${BEHIND_A_PROXY_DOCS}).${unreadable}`
+	);
+}
+
+/**
+ * A 503 with a Retry-After: "not handled, come back later" (RFC 9110, 15.6.4 and 10.2.3), as a
+ * proxy's rate limiter or a service in maintenance says it. No run was created, so it is a
+ * push-back like a 429 with one: the pace waits, and the item is re-sent.
+ */
+function unavailableForNow(
+	response: RawResponse,
+	retryAfter: string,
+	pushBack: { afterMs?: number },
+): Failure {
+	const by = answeredBy(response);
+	const seconds = DELAY_SECONDS.test(retryAfter) ? ' s' : '';
+	return {
+		httpCode: '503',
+		code: 'rate_limited',
+		resend: true,
+		pushBack,
+		message: `The service is unavailable for now (503), retry after ${retryAfter.trim()}${seconds}`,
+		description:
+			`Run this item again after that wait; ${inOptions(LABELS.retries)} re-sends such items by itself. ` +
+			`A 503 with Retry-After says the request was not handled, so no run was created${by === undefined ? '' : ` (this answer came from ${by})`}. ` +
+			`If it happens often, send fewer requests at once (${BEHIND_A_PROXY_DOCS}).${answerSaid(response)}`,
+	};
+}
+
 /** A non-2xx answer → Failure; undefined when the service accepted the request. */
 export function failureFromAnswer(
 	response: RawResponse,
@@ -173,13 +259,18 @@ export function failureFromAnswer(
 			description: `Check the message and context of this item.${said}`,
 		};
 	}
+	if (status === 503 && pushBack.afterMs !== undefined) {
+		return unavailableForNow(response, retryAfter!, pushBack);
+	}
 	if (status >= 500) {
+		const told = answerSaid(response);
+		const hint = status === 503 ? limiterHint(response, retryAfter) : '';
 		return {
 			...refused,
 			code: 'may_have_run',
 			pushBack: status === 503 ? pushBack : undefined,
 			message: `The service failed to handle the request (${status})`,
-			description: said.trim() || undefined,
+			description: `${hint}${told}`.trim() || undefined,
 		};
 	}
 	return {

@@ -11,6 +11,7 @@ import type { Failure, RequestInfo } from '../answer/failure';
 import { failureFromError, timeoutFailure } from '../answer/noAnswer';
 import type { RawResponse } from '../answer/response';
 import { failureFromAnswer } from '../answer/serviceAnswer';
+import { readAnswerBody } from './answerBody';
 import { deadline } from './deadline';
 import type { Execution } from './settings';
 
@@ -49,7 +50,8 @@ export function buildRequest(execution: Execution, body: Buffer): IHttpRequestOp
 		url: execution.target.url,
 		body,
 		headers: { Accept: 'application/json, text/plain, */*' },
-		encoding: 'arraybuffer',
+		// The body as the HTTP client's stream: read up to a limit (answerBody.ts), never whole.
+		encoding: 'stream',
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 		// No `timeout`: the deadline covers connecting, headers and body alike, where the HTTP
@@ -70,12 +72,14 @@ export async function sendAttempt(execution: Execution, body: Buffer): Promise<A
 			request,
 			// Already fetched for the URL: spares n8n fetching it again for every request.
 			{ credentialsDecrypted: target.credential },
-		)) as RawResponse;
+		)) as Omit<RawResponse, 'body'> & { body: unknown };
+		const { body: kept, cut } = await readAnswerBody(raw.body);
 		const answer: RawResponse = {
 			statusCode: raw.statusCode,
 			statusMessage: raw.statusMessage,
 			headers: raw.headers,
-			body: Buffer.isBuffer(raw.body) ? raw.body : Buffer.from(raw.body ?? ''),
+			body: kept,
+			...(cut ? { cut } : {}),
 		};
 		const signatureTimestamp = signedAt(request);
 		const failure = failureFromAnswer(answer, { ...info, signatureTimestamp });

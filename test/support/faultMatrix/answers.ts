@@ -1,15 +1,20 @@
 /** The matrix's cases: answers of the service. */
 
+import { MAX_ANSWER_BYTES } from '../../../nodes/TriggerAutomation/answer/response';
 import {
 	answer,
 	AUTOMATION_ID,
 	ITEM1_BYTES,
+	MAY_HAVE_RUN,
 	redirect,
 	serverError,
 	skewed,
 	SPEC_ERRORS_SILENT,
 } from './shared';
 import type { MatrixCase } from './types';
+
+/** Far over what the node keeps, and never held whole by the test's receiver either. */
+const LARGE_ANSWER_BYTES = 64 * 1024 * 1024;
 
 export const answersCases: MatrixCase[] = [
 	// ── Answers of the service ──────────────────────────────────────────────────────────────
@@ -184,6 +189,80 @@ export const answersCases: MatrixCase[] = [
 	serverError(500),
 	serverError(502),
 	serverError(503),
+	{
+		id: 'unavailable-retry-after-then-accepted',
+		group: 'Answers of the service',
+		case: "503 with `Retry-After: 1` (a proxy's rate limiter), then 202; Retries When Not Accepted = 2",
+		rule: 'a 503 with Retry-After is re-sent after the wait with a fresh signature and the item gets its run',
+		parameters: { options: { retries: 2 } },
+		fault: {
+			kind: 'answers',
+			list: [
+				{ status: 503, headers: () => ({ 'Retry-After': '1', Server: 'nginx/1.22.1' }) },
+				{
+					status: 202,
+					headers: () => ({ 'Content-Type': 'application/json' }),
+					body: '{"runId":"after-503"}',
+				},
+			],
+		},
+		requests: 2,
+		expect: { kind: 'sent', response: { runId: 'after-503' } },
+		note: 'The service sees 2 requests for the item: the first answered 503 with Retry-After (not handled), the second freshly signed.',
+		spec: 'Silent; chosen: a 503 with Retry-After says the request was not handled (RFC 9110, 15.6.4), so it may be re-sent.',
+	},
+	{
+		id: 'unavailable-retry-after-too-long',
+		group: 'Answers of the service',
+		case: '503 with `Retry-After: 120`, Retries When Not Accepted = 2',
+		rule: 'a 503 asking for more than 60 s fails at once as rate limited instead of waiting',
+		parameters: { options: { retries: 2 } },
+		fault: answer(503, () => ({ 'Retry-After': '120' })),
+		requests: 1,
+		expect: {
+			kind: 'error',
+			code: 'rate_limited',
+			message: 'The service is unavailable for now (503), retry after 120 s',
+			description:
+				'A 503 with Retry-After says the request was not handled, so no run was created.',
+			httpCode: '503',
+		},
+		spec: 'Silent; chosen: wait at most 60 s, as for a 429.',
+	},
+	{
+		id: 'accepted-large-answer',
+		group: 'Answers of the service',
+		case: '202 with a 64 MiB text body',
+		rule: 'a 2xx with a body over 1 MiB is accepted, its first 1 MiB kept, the rest not read',
+		fault: { kind: 'largeAnswer', status: 202, bytes: LARGE_ANSWER_BYTES },
+		requests: 1,
+		expect: {
+			kind: 'sent',
+			response: 'x'.repeat(MAX_ANSWER_BYTES),
+			json: {
+				responseTruncated: `The answer's body is longer than ${MAX_ANSWER_BYTES} bytes (1 MiB): response holds its first ${MAX_ANSWER_BYTES} bytes as text, and the node did not read the rest.`,
+			},
+		},
+		note: '`response` is its first 1 MiB as text and `responseTruncated` says so; the node stops reading there and closes the connection. The run exists, so the item is not failed.',
+		spec: 'Silent (§4: response not shown); chosen: accepted, at most 1 MiB of the body kept.',
+	},
+	{
+		id: 'refused-large-answer',
+		group: 'Answers of the service',
+		case: '500 with a 64 MiB text body',
+		rule: 'an error answer with a body over 1 MiB fails as its status says, the rest not read',
+		fault: { kind: 'largeAnswer', status: 500, bytes: LARGE_ANSWER_BYTES },
+		requests: 1,
+		expect: {
+			kind: 'error',
+			code: 'may_have_run',
+			message: 'The service failed to handle the request (500)',
+			description: `${MAY_HAVE_RUN} The service said: ${'x'.repeat(500)}…`,
+			httpCode: '500',
+		},
+		note: 'The description quotes its first 500 characters; the node stops reading after 1 MiB.',
+		spec: `${SPEC_ERRORS_SILENT}; chosen: at most 1 MiB of the body read.`,
+	},
 	{
 		id: 'ok-text-body',
 		group: 'Answers of the service',

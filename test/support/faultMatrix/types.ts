@@ -64,7 +64,12 @@ export type Fault =
 	/** Item 1's first `times` connections are refused (its host resolves to a dead loopback address). */
 	| { kind: 'refuse'; times: number }
 	/** Item 1's host lookups fail `times` times with `code`. */
-	| { kind: 'dns'; code: 'ENOTFOUND' | 'EAI_AGAIN'; times: number };
+	| { kind: 'dns'; code: 'ENOTFOUND' | 'EAI_AGAIN'; times: number }
+	/**
+	 * `status` with a text body of `bytes` bytes ("x" repeated), written as fast as the node reads
+	 * it; the receiver records how much it wrote before the connection closed (`bytesSent`).
+	 */
+	| { kind: 'largeAnswer'; status: number; bytes: number };
 
 export type Outcome =
 	/** The item is sent and its output carries the answer. */
@@ -75,6 +80,8 @@ export type Outcome =
 			statusCode?: number;
 			/** The `response` of item 1's output (default: the receiver's JSON answer). */
 			response?: unknown;
+			/** More fields item 1's output has, with these values. */
+			json?: IDataObject;
 	  }
 	/**
 	 * The item fails; `{host}` stands for host:port of the webhook URL, `{any}` for any text. `code`:

@@ -1,6 +1,12 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 import { describe, expect, it } from 'vitest';
 
+import { PACKAGE_DIR } from '../../../../dev/packageDir';
 import {
+	BEHIND_A_PROXY_DOCS,
+	answeredBy,
 	askedToWait,
 	failureFromAnswer,
 	parseRetryAfter,
@@ -142,5 +148,128 @@ describe('a rejected signature (401, 403): what to do first, then the clocks, th
 			"Check that the credential's signing secret is the one shown in this automation's Webhook details, and that this machine's clock is correct." +
 				SAID,
 		);
+	});
+});
+
+const NGINX_503_PAGE =
+	'<html>\r\n<head><title>503 Service Temporarily Unavailable</title></head>\r\n<body>\r\n' +
+	'<center><h1>503 Service Temporarily Unavailable</h1></center>\r\n<hr><center>nginx/1.22.1</center>\r\n' +
+	'</body>\r\n</html>\r\n';
+const NGINX_HEADERS = { server: 'nginx/1.22.1', 'content-type': 'text/html' };
+
+const answered = (statusCode: number, headers: Record<string, string>, body = '') =>
+	failureFromAnswer({ statusCode, headers, body: Buffer.from(body) }, request, now)!;
+
+describe('a 503 with Retry-After is a push-back: nothing was created, the item is re-sent', () => {
+	it('in seconds: rate_limited, re-sent after the wait, naming who answered', () => {
+		const failure = answered(503, { ...NGINX_HEADERS, 'retry-after': '1' }, NGINX_503_PAGE);
+		expect(failure).toMatchObject({
+			code: 'rate_limited',
+			httpCode: '503',
+			resend: true,
+			pushBack: { afterMs: 1_000 },
+			message: 'The service is unavailable for now (503), retry after 1 s',
+		});
+		expect(failure.description).toBe(
+			'Run this item again after that wait; Options → Retries When Not Accepted re-sends such items by itself. ' +
+				'A 503 with Retry-After says the request was not handled, so no run was created ' +
+				'(this answer came from nginx/1.22.1 (its Server header)). ' +
+				`If it happens often, send fewer requests at once (${BEHIND_A_PROXY_DOCS}). ` +
+				'The answer was an HTML page titled “503 Service Temporarily Unavailable”.',
+		);
+	});
+
+	it('as an HTTP date: the wait is the time left until then', () => {
+		const failure = answered(503, { 'retry-after': 'Sat, 21 Nov 2026 10:00:30 GMT' });
+		expect(failure).toMatchObject({
+			code: 'rate_limited',
+			resend: true,
+			pushBack: { afterMs: 30_000 },
+		});
+		expect(failure.message).toBe(
+			'The service is unavailable for now (503), retry after Sat, 21 Nov 2026 10:00:30 GMT',
+		);
+	});
+
+	it('only a 503: a 502 or 504 with Retry-After may have created the run', () => {
+		for (const status of [500, 502, 504]) {
+			expect(answered(status, { 'retry-after': '1' })).toMatchObject({
+				code: 'may_have_run',
+				resend: false,
+			});
+		}
+	});
+});
+
+describe('a 503 without Retry-After stays may_have_run, and says a rate limiter may be the cause', () => {
+	const HINT =
+		'A proxy or gateway in front of the service may have refused the request for its rate limit';
+	const HOW =
+		'and then no run was created: have it answer 429 (nginx: limit_req_status 429;) or add a Retry-After header to its 503, ' +
+		`and this node waits and sends such items again itself (${BEHIND_A_PROXY_DOCS}).`;
+
+	it("nginx's default refusal: named from its Server header, its page by its title", () => {
+		const failure = answered(503, NGINX_HEADERS, NGINX_503_PAGE);
+		expect(failure).toMatchObject({
+			code: 'may_have_run',
+			resend: false,
+			message: 'The service failed to handle the request (503)',
+		});
+		expect(failure.description).toBe(
+			`${HINT} (this answer came from nginx/1.22.1 (its Server header)), ${HOW} ` +
+				'The answer was an HTML page titled “503 Service Temporarily Unavailable”.',
+		);
+	});
+
+	it('with no header naming who answered, the hint stands alone before what the service said', () => {
+		expect(answered(503, {}, 'upstream trouble').description).toBe(
+			`${HINT}, ${HOW} The service said: upstream trouble`,
+		);
+	});
+
+	it('a Retry-After the node cannot read is said to be so', () => {
+		expect(answered(503, { 'retry-after': 'soon' }).description).toBe(
+			`${HINT}, ${HOW} Its Retry-After, “soon”, is neither seconds nor a date.`,
+		);
+	});
+
+	it('other 5xx get no hint; an HTML page is quoted by its title there too', () => {
+		expect(
+			answered(502, NGINX_HEADERS, '<html><head><title>502 Bad Gateway</title>').description,
+		).toBe('The answer was an HTML page titled “502 Bad Gateway”.');
+		expect(answered(500, {}, '<!DOCTYPE html><p>oops</p>').description).toBe(
+			'The answer was an HTML page.',
+		);
+	});
+});
+
+describe('who answered, as the answer names it', () => {
+	const by = (headers: Record<string, string>) =>
+		answeredBy({ statusCode: 503, headers, body: Buffer.alloc(0) });
+
+	it("its Server header first, then Via, then Envoy's rate limit marker", () => {
+		expect(by({ server: 'envoy', via: '1.1 varnish' })).toBe('envoy (its Server header)');
+		expect(by({ via: '1.1 abc.cloudfront.net (CloudFront)' })).toBe(
+			'1.1 abc.cloudfront.net (CloudFront) (its Via header)',
+		);
+		expect(by({ 'x-envoy-ratelimited': 'true' })).toBe('Envoy (its x-envoy-ratelimited header)');
+		expect(by({})).toBeUndefined();
+	});
+
+	it('as plain text, at most 80 characters', () => {
+		expect(by({ server: `<b>${'x'.repeat(100)}` })).toBe(
+			`‹b›${'x'.repeat(77)} (its Server header)`,
+		);
+	});
+});
+
+describe('the page the errors link to', () => {
+	it('is docs/behind-a-proxy.md of this repository, on its homepage', () => {
+		const manifest = JSON.parse(readFileSync(join(PACKAGE_DIR, 'package.json'), 'utf8')) as {
+			homepage: string;
+		};
+		const base = `${manifest.homepage.replace(/#.*$/, '')}/blob/main/`;
+		expect(BEHIND_A_PROXY_DOCS.startsWith(base)).toBe(true);
+		expect(existsSync(join(PACKAGE_DIR, BEHIND_A_PROXY_DOCS.slice(base.length)))).toBe(true);
 	});
 });

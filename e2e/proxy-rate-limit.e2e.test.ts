@@ -1,0 +1,260 @@
+/**
+ * Behind Debian's real nginx (e2e/support/nginx.ts), which limits the rate with `limit_req` in front
+ * of a service that answers in 50 ms, several executions at once, the node at its defaults (On
+ * Error → Continue, to see every item's end). nginx refuses the way it is told:
+ * - `limit_req_status 429`: every item is accepted exactly once;
+ * - 503 with `add_header Retry-After 1 always`: the same (a 503 with Retry-After is a push-back);
+ * - its default 503: every item ends accepted or `may_have_run` with the proxy hint naming nginx,
+ *   and none is accepted twice.
+ * Once in n8n's engine (dev/engine.ts, the built package), once in the real n8n 2.x app; there also
+ * a service answering 300 MB (no proxy): the item is accepted with its first 1 MiB, and the node
+ * stops reading.
+ */
+import type { IDataObject } from 'n8n-workflow';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { outputOf, runWorkflow } from '../dev/engine';
+import { CREDENTIAL_TYPE, workflowId } from '../dev/exampleFiles';
+import { APPS, N8nInstance, setUpOwner } from '../dev/n8nApp';
+import { MAX_ANSWER_BYTES } from '../nodes/TriggerAutomation/answer/response';
+import { Receiver, answer, bodyJson, writeLargeAnswer } from '../test/support/receiver';
+import { NODE_NAME, triggerWorkflow } from '../test/support/workflows';
+import type { NginxOptions, RunningNginx } from './support/nginx';
+import { startNginx } from './support/nginx';
+import { Rest } from './support/rest';
+import { itemsWorkflow } from './support/workflows';
+
+const SECRET = 'e2e_proxy_secret_7b3e91';
+const AUTOMATION = 'e2e-proxy';
+const EXECUTIONS = 4;
+const ITEMS = 15;
+/** nginx lets 20 requests a second through, 5 more at once: far fewer than 60 items sent at once. */
+const LIMIT = { ratePerSecond: 20, burst: 5, nodelay: true } as const;
+
+const ALL_ONCE = 'every item accepted exactly once';
+const SOME_REFUSED = 'every item accepted or may_have_run with the proxy hint, none twice';
+
+const SCENARIOS: Array<{
+	name: string;
+	nginx: Omit<NginxOptions, 'upstream'>;
+	allAccepted: boolean;
+}> = [
+	{ name: 'limit_req_status 429', nginx: { ...LIMIT, status: 429 }, allAccepted: true },
+	{
+		name: '503 with add_header Retry-After 1 always',
+		nginx: { ...LIMIT, retryAfterSeconds: 1 },
+		allAccepted: true,
+	},
+	{ name: "nginx's default 503", nginx: { ...LIMIT }, allAccepted: false },
+];
+
+const message = (execution: number, item: number) => `e${execution}-i${item}`;
+const LARGE_ANSWER_BYTES = 300 * 1000 * 1000;
+
+/** A service answering 202 after 50 ms, counting each message it accepted. */
+function service(receiver: Receiver) {
+	receiver.respondWith((request, res) => {
+		const { message: m } = bodyJson(request).data as { message: string };
+		setTimeout(
+			() =>
+				answer(res, 202, JSON.stringify({ runId: `run-${m}` }), {
+					'Content-Type': 'application/json',
+				}),
+			50,
+		);
+	});
+}
+
+function acceptedMessages(receiver: Receiver, path: string): string[] {
+	return receiver.requests
+		.filter((request) => request.path === path)
+		.map((request) => String((bodyJson(request).data as { message: string }).message));
+}
+
+/** Every item's end: checks the scenario's rule on the items and what the service accepted. */
+function expectEnds(
+	scenario: (typeof SCENARIOS)[number],
+	items: Array<{ message: string; json: IDataObject }>,
+	accepted: string[],
+) {
+	expect(items).toHaveLength(EXECUTIONS * ITEMS);
+	// Nothing accepted twice.
+	expect(new Set(accepted).size).toBe(accepted.length);
+	const ok = items.filter(({ json }) => json.statusCode === 202);
+	// An item is accepted in its output exactly when the service accepted it.
+	expect(ok.map(({ message: m }) => m).sort()).toEqual([...accepted].sort());
+	for (const { json } of ok) expect(json.response).toMatchObject({ runId: expect.any(String) });
+	const failed = items.filter(({ json }) => json.statusCode !== 202);
+	console.log(`${scenario.name}: ${ok.length} accepted, ${failed.length} failed`);
+	if (scenario.allAccepted) {
+		expect(failed.map(({ json }) => json)).toEqual([]);
+		return;
+	}
+	// nginx refused some (the test would show nothing otherwise), each ending as may_have_run
+	// with the hint that names nginx.
+	expect(failed.length).toBeGreaterThan(0);
+	for (const { json } of failed) {
+		const details = json.details as IDataObject;
+		expect(details).toMatchObject({ code: 'may_have_run', httpCode: '503' });
+		expect(String(details.description)).toMatch(
+			/A proxy or gateway in front of the service may have refused the request for its rate limit \(this answer came from nginx\/[\d.]+ \(its Server header\)\)/,
+		);
+		expect(String(details.description)).toContain('limit_req_status 429');
+		expect(String(details.description)).not.toMatch(/<html|‹html/);
+	}
+}
+
+describe("n8n's engine behind the real nginx, limiting the rate", () => {
+	const receiver = new Receiver();
+	const proxies: RunningNginx[] = [];
+
+	beforeAll(async () => {
+		await receiver.start();
+		service(receiver);
+		for (const scenario of SCENARIOS) {
+			proxies.push(await startNginx({ upstream: receiver.url, ...scenario.nginx }));
+		}
+	});
+	afterAll(async () => {
+		await Promise.all(proxies.map(async (proxy) => await proxy.stop()));
+		await receiver.stop();
+	});
+
+	it.each(
+		SCENARIOS.map((scenario, index) => ({
+			...scenario,
+			index,
+			rule: scenario.allAccepted ? ALL_ONCE : SOME_REFUSED,
+		})),
+	)('$name: $rule', async (scenario) => {
+		const path = `/s${scenario.index}/webhooks/cloud/${AUTOMATION}`;
+		const webhookUrl = `${proxies[scenario.index].url}${path}`;
+		const runs = await Promise.all(
+			Array.from(
+				{ length: EXECUTIONS },
+				async (_, e) =>
+					await runWorkflow(
+						triggerWorkflow({
+							items: Array.from({ length: ITEMS }, (__, i) => ({ m: message(e, i) })),
+							parameters: { message: '={{ $json.m }}' },
+							settings: { onError: 'continueRegularOutput' },
+							webhookUrl,
+							secret: SECRET,
+						}),
+					),
+			),
+		);
+		const items = runs.flatMap((run, e) =>
+			outputOf(run, NODE_NAME).map(({ json }, i) => ({ message: message(e, i), json })),
+		);
+		expectEnds(scenario, items, acceptedMessages(receiver, path));
+	});
+});
+
+describe('n8n 2.x behind the real nginx, limiting the rate', () => {
+	const app = APPS['n8n-2'];
+	const receiver = new Receiver();
+	const proxies: RunningNginx[] = [];
+	let n8n: N8nInstance;
+	let rest: Rest;
+	const workflows = SCENARIOS.map((scenario, index) => {
+		const credential = { id: `e2eProxyCred000${index}`, name: `Behind nginx: ${scenario.name}` };
+		const workflow = itemsWorkflow({
+			id: workflowId(`proxy${index}`),
+			name: `Behind nginx: ${scenario.name}`,
+			items: Array.from({ length: ITEMS }, (_, i) => ({ message: `i${i}`, position: i })),
+			credential,
+			settings: { onError: 'continueRegularOutput' },
+		});
+		// Each execution's messages its own: "<execution id>-i<n>".
+		const node = workflow.nodes.find((n) => n.name === NODE_NAME)!;
+		node.parameters = {
+			...(node.parameters as IDataObject),
+			message: "={{ $execution.id + '-' + $json.message }}",
+		};
+		return {
+			credential,
+			path: `/s${index}/webhooks/cloud/${AUTOMATION}`,
+			workflow,
+			id: workflow.id!,
+		};
+	});
+
+	const large = new Receiver({
+		respond: (request, res) => writeLargeAnswer(request, res, 202, LARGE_ANSWER_BYTES),
+	});
+	const largeCredential = { id: 'e2eLargeAnswer01', name: 'A service answering 300 MB' };
+	const largeWorkflow = itemsWorkflow({
+		id: workflowId('largeAnswer'),
+		name: 'A service answering 300 MB',
+		items: [{ message: 'Answered with 300 MB', position: 1 }],
+		credential: largeCredential,
+	});
+
+	beforeAll(async () => {
+		await receiver.start();
+		await large.start();
+		service(receiver);
+		for (const scenario of SCENARIOS) {
+			proxies.push(await startNginx({ upstream: receiver.url, ...scenario.nginx }));
+		}
+		n8n = new N8nInstance(app);
+		n8n.installPackage();
+		await n8n.import('credentials', [
+			...workflows.map(({ credential, path }, index) => ({
+				...credential,
+				type: CREDENTIAL_TYPE,
+				data: { webhookUrl: `${proxies[index].url}${path}`, signingSecret: SECRET },
+			})),
+			{
+				...largeCredential,
+				type: CREDENTIAL_TYPE,
+				data: { webhookUrl: large.webhookUrl(AUTOMATION), signingSecret: SECRET },
+			},
+		]);
+		await n8n.import('workflow', [...workflows.map(({ workflow }) => workflow), largeWorkflow]);
+		await n8n.start();
+		rest = new Rest(n8n, await setUpOwner(n8n));
+	});
+	afterAll(async () => {
+		await n8n?.stop();
+		n8n?.dispose();
+		await Promise.all(proxies.map(async (proxy) => await proxy.stop()));
+		await receiver.stop();
+		await large.stop();
+	});
+
+	it('a 300 MB answer (no proxy): accepted, its first 1 MiB kept, the rest never read', async () => {
+		const execution = await rest.ended(await rest.runManually(largeWorkflow.id!));
+		expect(execution.status).toBe('success');
+		const [item] = execution.data.resultData.runData[NODE_NAME][0].data!.main[0];
+		expect(item.json).toMatchObject({ statusCode: 202, responseTruncated: expect.any(String) });
+		expect(String(item.json.response)).toHaveLength(MAX_ANSWER_BYTES);
+		const [request] = large.requests;
+		console.log(`300 MB answer: the service wrote ${request.bytesSent} bytes before n8n closed`);
+		expect(request.bytesSent).toBeLessThan(LARGE_ANSWER_BYTES / 10);
+	});
+
+	it.each(
+		SCENARIOS.map((scenario, index) => ({
+			...scenario,
+			index,
+			rule: scenario.allAccepted ? ALL_ONCE : SOME_REFUSED,
+		})),
+	)('$name: $rule', async (scenario) => {
+		const { id, path } = workflows[scenario.index];
+		const ids = await Promise.all(
+			Array.from({ length: EXECUTIONS }, async () => await rest.runManually(id)),
+		);
+		const executions = await Promise.all(ids.map(async (id) => await rest.ended(id, 120_000)));
+		const items = executions.flatMap((execution, e) => {
+			expect(execution.status).toBe('success');
+			const output = execution.data.resultData.runData[NODE_NAME][0].data!.main[0];
+			return output.map(({ json }, i) => ({
+				message: `${ids[e]}-i${i}`,
+				json: json as IDataObject,
+			}));
+		});
+		expectEnds(scenario, items, acceptedMessages(receiver, path));
+	});
+});
