@@ -2,10 +2,11 @@
  * The webhook receiver every side sends to, in a child process of its own (so that on a 2-core
  * machine the client keeps a core). It verifies each request as the service does, with the
  * simulator's verification (dev/verifySignature.ts), answers 202 with a small JSON body (after a
- * delay and within a rate limit, when it plays a service: ServiceSpec), and counts requests, 429s,
- * accepted body bytes, a fingerprint of those bodies, TCP connections and the most connections open
- * at once (every n8n side and the raw client use a connection per request, so for them this is
- * the most requests in flight together).
+ * delay and within a rate limit, when it plays a service: ServiceSpec), and counts requests, the
+ * 429s it sends, accepted body bytes, a fingerprint of those bodies, TCP connections and the most
+ * connections open at once (every n8n side and the raw client use a connection per request, so for
+ * them this is the most requests in flight together). It records when each request arrives: the
+ * bench's 429s and arrival times are what the service saw, not what the client believes it sent.
  */
 import type { ChildProcess } from 'node:child_process';
 import { fork } from 'node:child_process';
@@ -29,6 +30,8 @@ export interface ServiceSpec {
 	perSecond?: number;
 	/** From each run's start (`take`), every request is answered 429 (Retry-After: 1) this long. */
 	busyMs?: number;
+	/** A limit that moves: `afterMs` from the run's start it becomes `perSecond`. */
+	then?: { afterMs: number; perSecond: number };
 }
 
 const zero = () => ({
@@ -39,15 +42,27 @@ const zero = () => ({
 	fingerprint: 0,
 	connections: 0,
 	peakOpen: 0,
+	/** When each request arrived (its headers read), ms after the run's start (`take`). */
+	arrivals: [] as number[],
+	/** When each 429 was sent, ms after the run's start. */
+	tooManyAt: [] as number[],
 });
 export type Counts = ReturnType<typeof zero>;
 
-function serve(secret: string, service: ServiceSpec = { delayMs: 0 }): void {
+function serve(secret: string, first: ServiceSpec = { delayMs: 0 }): void {
 	const answer = Buffer.from('{"accepted":true}');
+	let service = first;
 	let counts = zero();
 	let open = 0;
-	const bucket = service.perSecond === undefined ? undefined : new TokenBucket(service.perSecond);
-	let busyUntil = Date.now() + (service.busyMs ?? 0);
+	let startedAt = 0;
+	let bucket: TokenBucket | undefined;
+	let moved = false;
+	const start = () => {
+		startedAt = performance.now();
+		bucket = service.perSecond === undefined ? undefined : new TokenBucket(service.perSecond);
+		moved = false;
+	};
+	start();
 	const verified = (req: IncomingMessage, body: Buffer): boolean => {
 		if (req.method !== 'POST') return false;
 		try {
@@ -57,7 +72,18 @@ function serve(secret: string, service: ServiceSpec = { delayMs: 0 }): void {
 			return false;
 		}
 	};
+	const refused = (ms: number): boolean => {
+		if (ms < (service.busyMs ?? 0)) return true;
+		if (service.then && !moved && ms >= service.then.afterMs) {
+			moved = true;
+			if (bucket) bucket.setRate(service.then.perSecond);
+			else bucket = new TokenBucket(service.then.perSecond);
+		}
+		return bucket !== undefined && !bucket.admit();
+	};
 	const server = createServer((req, res) => {
+		const arrived = performance.now() - startedAt;
+		counts.arrivals.push(Math.round(arrived * 10) / 10);
 		const chunks: Buffer[] = [];
 		req.on('data', (chunk: Buffer) => chunks.push(chunk));
 		req.on('end', () => {
@@ -65,8 +91,9 @@ function serve(secret: string, service: ServiceSpec = { delayMs: 0 }): void {
 			if (!verified(req, body)) {
 				counts.rejected++;
 				res.writeHead(403, { 'Content-Length': 0 }).end();
-			} else if (Date.now() < busyUntil || (bucket && !bucket.admit())) {
+			} else if (refused(performance.now() - startedAt)) {
 				counts.tooMany++;
+				counts.tooManyAt.push(Math.round(performance.now() - startedAt));
 				res.writeHead(429, { 'Retry-After': '1', 'Content-Length': 0 }).end();
 			} else {
 				const accept = () => {
@@ -94,11 +121,11 @@ function serve(secret: string, service: ServiceSpec = { delayMs: 0 }): void {
 		const { port } = server.address() as AddressInfo;
 		process.send?.({ url: `http://127.0.0.1:${port}` });
 	});
-	process.on('message', () => {
+	process.on('message', (next: ServiceSpec | 'take') => {
 		process.send?.(counts);
 		counts = zero();
-		bucket?.refill();
-		busyUntil = Date.now() + (service.busyMs ?? 0);
+		if (next !== 'take') service = next;
+		start();
 	});
 	// The bench is gone (finished or crashed): do not linger.
 	process.on('disconnect', () => process.exit(0));
@@ -121,10 +148,13 @@ export class Receiver {
 		return new Receiver(child, url);
 	}
 
-	/** What the receiver counted since the previous call (calls never overlap). */
-	async take(): Promise<Counts> {
+	/**
+	 * What the receiver counted since the previous call (calls never overlap); a new run starts
+	 * (a full bucket, the busy spell again), as `next` when given.
+	 */
+	async take(next?: ServiceSpec): Promise<Counts> {
 		const reply = new Promise<Counts>((resolve) => this.child.once('message', resolve));
-		this.child.send('take');
+		this.child.send(next ?? 'take');
 		return await reply;
 	}
 

@@ -54,6 +54,10 @@ export function orderItem(index: number): IDataObject {
 	};
 }
 
+/** An output item that is an error, or an answer that is not 2xx. */
+export const failedItem = (json: IDataObject) =>
+	json.error !== undefined || (typeof json.statusCode === 'number' && json.statusCode >= 300);
+
 /** The body every side sends for an item: what Trigger Automation sends with All Input Fields. */
 export function bodyFor(context: IDataObject): Buffer {
 	return Buffer.from(JSON.stringify({ data: { message: MESSAGE, context } }), 'utf8');
@@ -72,7 +76,7 @@ const batching = (load: Load) =>
 /** The engine sides; each ends in a node named LAST_NODE. */
 export type EngineSide = 'node' | 'httpNode' | 'diy' | 'bare';
 
-function sideNodes(side: EngineSide, c: Load, url: string): INode[] {
+export function sideNodes(side: EngineSide, c: Load, url: string): INode[] {
 	const http = `${BASE_PACKAGE}.httpRequest`;
 	const credentials = { [CREDENTIAL_TYPE]: { id: 'c1', name: 'Automation webhook' } };
 	const diyBody = `={{ JSON.stringify({ data: { message: ${JSON.stringify(MESSAGE)}, context: $json } }) }}`;

@@ -7,21 +7,32 @@ export class TokenBucket {
 	private tokens: number;
 	private refilledAt = Date.now();
 
-	constructor(private readonly perSecond: number) {
+	constructor(private perSecond: number) {
 		this.tokens = perSecond;
 	}
 
-	/** Whether a request arriving now is taken; it uses up a token. */
-	admit(): boolean {
+	private refillToNow(): void {
 		const now = Date.now();
 		this.tokens = Math.min(
 			this.perSecond,
 			this.tokens + ((now - this.refilledAt) / 1000) * this.perSecond,
 		);
 		this.refilledAt = now;
+	}
+
+	/** Whether a request arriving now is taken; it uses up a token. */
+	admit(): boolean {
+		this.refillToNow();
 		if (this.tokens < 1) return false;
 		this.tokens--;
 		return true;
+	}
+
+	/** The limit moves to `perSecond` from now on; what is left stays, up to a second's worth. */
+	setRate(perSecond: number): void {
+		this.refillToNow();
+		this.perSecond = perSecond;
+		this.tokens = Math.min(this.tokens, perSecond);
 	}
 
 	/** Full again, as a fresh service. */
