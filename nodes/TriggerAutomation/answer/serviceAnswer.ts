@@ -222,8 +222,8 @@ function unavailableForNow(
 		message: `The service is unavailable for now (503), retry after ${retryAfter.trim()}${seconds}`,
 		// What to do depends on how the item was sent: rateLimitAdvice, once it has failed.
 		description:
-			`A 503 with Retry-After says the request was not handled, so no run was created${by === undefined ? '' : ` (this answer came from ${by})`} ` +
-			`(${BEHIND_A_PROXY_DOCS}).${answerSaid(response)}`,
+			`A 503 with Retry-After says the request was not handled, so no run was created${by === undefined ? '' : ` (this answer came from ${by})`}. ` +
+			`What proxies and gateways answer: ${BEHIND_A_PROXY_DOCS}.${answerSaid(response)}`,
 	};
 }
 

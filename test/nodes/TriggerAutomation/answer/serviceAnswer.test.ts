@@ -257,8 +257,8 @@ describe('a 503 with Retry-After is a push-back: nothing was created, the item i
 		});
 		expect(failure.description).toBe(
 			'A 503 with Retry-After says the request was not handled, so no run was created ' +
-				'(this answer came from nginx/1.22.1 (its Server header)) ' +
-				`(${BEHIND_A_PROXY_DOCS}). ` +
+				'(this answer came from nginx/1.22.1 (its Server header)). ' +
+				`What proxies and gateways answer: ${BEHIND_A_PROXY_DOCS}. ` +
 				'The answer was an HTML page titled “503 Service Temporarily Unavailable”.',
 		);
 	});
