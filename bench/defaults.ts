@@ -138,8 +138,14 @@ export const SCENARIOS: Scenario[] = [
 
 export const delaysOf = (scenario: Scenario) => scenario.delays ?? BURST_DELAYS;
 
-export const sidesOf = (scenario: Scenario): AppSide[] =>
-	scenario.nodeOnly ? ['node'] : ['node', 'httpNode'];
+/**
+ * The HTTP Request node beside Trigger Automation where a figure compares them, and at 50 ms to
+ * show what it does against a limit; at the other answer times, Trigger Automation alone (time).
+ */
+export const sidesOf = (scenario: Scenario, delayMs: number): AppSide[] =>
+	scenario.nodeOnly || (delayMs !== SERVICE_DELAY_MS && scenario.minVsHttp === undefined)
+		? ['node']
+		: ['node', 'httpNode'];
 
 export interface DefaultsRun {
 	seconds: number;
@@ -270,7 +276,7 @@ export async function measureDefaults(
 					? await startNginx({ upstream: receiver.url, ...NGINX_LIMIT })
 					: undefined;
 			const runner = new ScenarioRunner(production, receiver, scenario, delayMs, nginx);
-			const sides = sidesOf(scenario);
+			const sides = sidesOf(scenario, delayMs);
 			const bySide: Partial<Record<AppSide, DefaultsRun[]>> = {};
 			try {
 				for (let round = 0; round < rounds(delayMs); round++) {

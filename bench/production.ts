@@ -10,7 +10,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { IDataObject, INode } from 'n8n-workflow';
@@ -106,6 +106,7 @@ export class Production {
 		const n8n = new N8nInstance(APPS['n8n-2']);
 		try {
 			n8n.installPackage(join(packDir, name));
+			rmSync(packDir, { recursive: true, force: true });
 			const httpUrl = `${receiverUrl}${WEBHOOK_PATH}`;
 			await n8n.import(
 				'credentials',

@@ -176,7 +176,7 @@ export function delayTable(result: DefaultsResult, delayMs: number): string {
 		if (!bySide) continue;
 		const executions = scenario.executions === 1 ? '' : `${scenario.executions} executions, `;
 		const label = `(${scenario.id}) ${scenario.label}, ${executions}${scenario.items} items`;
-		for (const side of sidesOf(scenario)) {
+		for (const side of sidesOf(scenario, delayMs)) {
 			rows.push(runRows(label, side, bySide[side]!));
 			if (scenario.kind === 'twice') {
 				const again = bySide[side]!.map((r) => r.second!);

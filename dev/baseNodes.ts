@@ -17,16 +17,19 @@ import type {
 
 /**
  * The n8n-nodes-base nodes the examples, tests and benchmarks use: Manual Trigger, Schedule Trigger,
- * Edit Fields, Loop Over Items, HTTP Request, Crypto and Switch. Each class loads on first use.
+ * Edit Fields, Split Out, Loop Over Items, HTTP Request, Crypto, Switch and Sticky Note. Each class
+ * loads on first use.
  */
 export const BASE_NODE_NAMES = [
 	'manualTrigger',
 	'scheduleTrigger',
 	'set',
+	'splitOut',
 	'splitInBatches',
 	'httpRequest',
 	'crypto',
 	'switch',
+	'stickyNote',
 ] as const;
 export const BASE_PACKAGE = 'n8n-nodes-base';
 export const MANUAL_TRIGGER_TYPE = `${BASE_PACKAGE}.manualTrigger`;

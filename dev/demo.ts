@@ -10,14 +10,18 @@
 import { randomBytes } from 'node:crypto';
 import { get } from 'node:http';
 
+import type { IRun } from 'n8n-workflow';
+
 import { parseWebhookUrl } from '../credentials/common/webhookUrl';
 import type { DemoCommand, TriggerCommand } from './demoCli';
 import { USAGE, UsageError, parseDemoArgs } from './demoCli';
 import { sendOneTrigger, triggerBody } from './demoTrigger';
 import { outputOf, runWorkflow } from './engine';
+import type { Example } from './examples';
 import { loadExamples, prepareExample } from './examples';
 import type { RunRecord } from './simulator';
 import { AutomationServiceSimulator, DEV_SECRET, failureLines, failureOptions } from './simulator';
+import { TurnAwayLog } from './turnAwayLog';
 
 const DEMO_AUTOMATION = 'demo-automation';
 
@@ -34,6 +38,16 @@ function fetchJson(url: string): Promise<unknown> {
 function short(value: unknown, width = 100): string {
 	const text = typeof value === 'string' ? value : JSON.stringify(value);
 	return text.length > width ? `${text.slice(0, width - 1)}…` : text;
+}
+
+/** The nodes of a branch after the node's error output, with no node after them, that ran. */
+function endsReached(example: Example, run: IRun): string[] {
+	const connections = example.connections as Record<string, { main?: unknown[][] }>;
+	const hasNext = (name: string) => (connections[name]?.main ?? []).some((out) => out.length > 0);
+	return example.nodes
+		.filter((node) => node.type.startsWith('n8n-nodes-base.') && !node.type.endsWith('Note'))
+		.map((node) => node.name)
+		.filter((name) => !hasNext(name) && outputOf(run, name).length > 0);
 }
 
 async function runExamples(webhookUrl: string, signingSecret: string): Promise<number> {
@@ -59,6 +73,18 @@ async function runExamples(webhookUrl: string, signingSecret: string): Promise<n
 			console.log(
 				`  ✓ status ${String(item.json.statusCode)}, response ${short(item.json.response, 160)}`,
 			);
+		}
+		// Items on the error output (On Error: Continue (using error output)), and where they went.
+		for (const { json } of outputOf(run, prepared.nodeName, 1)) {
+			const details = json.details as { itemIndex?: number; code?: string } | undefined;
+			console.log(`  ✗ item ${details?.itemIndex}: ${details?.code}, ${short(json.error, 120)}`);
+		}
+		// The hints n8n shows above the node's output.
+		for (const hint of run.data.resultData.runData[prepared.nodeName]?.[0]?.hints ?? []) {
+			console.log(`  Hint: ${hint.message}`);
+		}
+		for (const name of endsReached(example, run)) {
+			console.log(`    → "${name}": ${outputOf(run, name).length} item(s)`);
 		}
 	}
 	return failures;
@@ -100,9 +126,12 @@ async function main(): Promise<void> {
 
 	const serve = command.kind === 'serve' ? command : undefined;
 	const demoSecret = serve?.fixedSecret ? DEV_SECRET : `demo_${randomBytes(16).toString('hex')}`;
+	// While serving, what it turns away shows as it happens: a run that waits is not a hang.
+	const turnAways = new TurnAwayLog((line) => console.log(line));
 	const simulator = new AutomationServiceSimulator({
 		automations: [{ id: DEMO_AUTOMATION, secret: demoSecret }],
 		...failureOptions(serve ?? {}),
+		...(serve ? { onTurnedAway: (reason) => turnAways.turnedAway(reason) } : {}),
 	});
 	const base = await simulator.start(command.port);
 	const webhookUrl = simulator.webhookUrl(DEMO_AUTOMATION);

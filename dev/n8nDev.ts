@@ -33,6 +33,7 @@ import { APPS, N8nInstance, OWNER, appDir, appVersion, setUpOwner } from './n8nA
 import { PACKAGE_DIR } from './packageDir';
 import { PACKAGE_NAME } from './packageNames';
 import { AutomationServiceSimulator, DEV_SECRET, failureLines, failureOptions } from './simulator';
+import { TurnAwayLog } from './turnAwayLog';
 import { credentialsOf, readExamples, workflowId } from './exampleFiles';
 
 const AUTOMATION = 'dev-automation';
@@ -124,9 +125,12 @@ export async function startDevN8n(options: {
 }): Promise<DevN8n> {
 	const { app, port, dataDir, print, perSecond, busySeconds, signal } = options;
 	mkdirSync(dataDir, { recursive: true });
+	// What the simulator turns away shows here as it happens: a run that waits is not a hang.
+	const turnAways = new TurnAwayLog(print);
 	const simulator = new AutomationServiceSimulator({
 		automations: [{ id: AUTOMATION, secret: DEV_SECRET }],
 		...failureOptions({ perSecond, busySeconds }),
+		onTurnedAway: (reason) => turnAways.turnedAway(reason),
 	});
 	await simulator.start(options.simulatorPort ?? port + 1);
 	const logFile = join(dataDir, 'n8n.log');
@@ -144,6 +148,7 @@ export async function startDevN8n(options: {
 		(stopping ??= (async () => {
 			await n8n.stop();
 			await simulator.stop();
+			turnAways.flush();
 		})());
 	signal?.addEventListener('abort', () => void stop(), { once: true });
 	try {

@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 
 import { SIGNATURE_TOLERANCE_MS } from '../credentials/common/signature';
 import { TokenBucket } from './tokenBucket';
+import type { TurnAwayReason } from './turnAwayLog';
 import type { VerificationCode } from './verifySignature';
 import { VerificationError, receivedSignatureHeader, verifySignature } from './verifySignature';
 
@@ -54,13 +55,43 @@ export interface SimulatorOptions {
 	 * answered 429 with Retry-After: 1 and creates no run. Then the rate limit, if any.
 	 */
 	busyForMs?: number;
+	/** Told of each trigger request answered 429, and why (dev/turnAwayLog.ts prints it). */
+	onTurnedAway?: (reason: TurnAwayReason) => void;
 }
 
 interface Rejection {
 	status: number;
 	error: string;
 	message: string;
+	retryAfter?: string;
 }
+
+/**
+ * The failures a request may ask for in its body's `data.context.simulateFailure`, as a sandbox
+ * offers test values: answered after the signature was verified, creating no run, so that an
+ * example shows what the node does with each. The real service knows no such field.
+ */
+export const SIMULATED_FAILURES: Record<string, Rejection> = {
+	rate_limited: {
+		status: 429,
+		error: 'rate_limited',
+		message:
+			'Simulated failure (simulateFailure: rate_limited): too many requests, retry after 1 s.',
+		retryAfter: '1',
+	},
+	signature_rejected: {
+		status: 403,
+		error: 'invalid_signature',
+		message:
+			'Simulated failure (simulateFailure: signature_rejected): the signature was valid, and refused as asked.',
+	},
+	body_rejected: {
+		status: 422,
+		error: 'invalid_body',
+		message:
+			'Simulated failure (simulateFailure: body_rejected): the body was valid, and refused as asked.',
+	},
+};
 
 const SIGNATURE_STATUS: Record<VerificationCode, Rejection> = {
 	missing: { status: 401, error: 'missing_signature', message: '' },
@@ -115,6 +146,7 @@ export class AutomationServiceSimulator {
 	private readonly busyForMs: number | undefined;
 	/** When the first trigger request came, which began the busy spell. */
 	private busySince: number | undefined;
+	private readonly onTurnedAway: (reason: TurnAwayReason) => void;
 
 	constructor(options: SimulatorOptions) {
 		for (const { id, secret } of options.automations) this.secrets.set(id, secret);
@@ -123,6 +155,7 @@ export class AutomationServiceSimulator {
 		this.now = options.now ?? Date.now;
 		this.bucket = options.perSecond === undefined ? undefined : new TokenBucket(options.perSecond);
 		this.busyForMs = options.busyForMs;
+		this.onTurnedAway = options.onTurnedAway ?? (() => undefined);
 	}
 
 	async start(port = 0): Promise<string> {
@@ -173,11 +206,13 @@ export class AutomationServiceSimulator {
 		}
 		if (this.busy()) {
 			this.tooMany++;
+			this.onTurnedAway('busy spell');
 			res.setHeader('Retry-After', '1');
 			return send(res, 429, { error: 'busy', message: 'The service is busy: retry after 1 s.' });
 		}
 		if (this.bucket && !this.bucket.admit()) {
 			this.tooMany++;
+			this.onTurnedAway('rate limit');
 			res.setHeader('Retry-After', '1');
 			return send(res, 429, {
 				error: 'rate_limited',
@@ -200,8 +235,13 @@ export class AutomationServiceSimulator {
 				});
 			}
 			const rejection = this.accept(match[1], req, Buffer.concat(chunks), res);
-			if (rejection)
-				send(res, rejection.status, { error: rejection.error, message: rejection.message });
+			if (!rejection) return;
+			if (rejection.status === 429) {
+				this.tooMany++;
+				this.onTurnedAway('simulated failure');
+			}
+			if (rejection.retryAfter !== undefined) res.setHeader('Retry-After', rejection.retryAfter);
+			send(res, rejection.status, { error: rejection.error, message: rejection.message });
 		});
 	}
 
@@ -288,6 +328,17 @@ export class AutomationServiceSimulator {
 				error: 'invalid_body',
 				message: 'data.context must be an object when present.',
 			};
+		}
+		const simulate = isPlainObject(data.context) ? data.context.simulateFailure : undefined;
+		if (simulate !== undefined) {
+			const asked = String(simulate);
+			return Object.hasOwn(SIMULATED_FAILURES, asked)
+				? SIMULATED_FAILURES[asked]
+				: {
+						status: 422,
+						error: 'invalid_body',
+						message: `data.context.simulateFailure must be one of ${Object.keys(SIMULATED_FAILURES).join(', ')}, got ${JSON.stringify(simulate)}.`,
+					};
 		}
 
 		this.seen.set(replayKey, timestamp);

@@ -38,7 +38,7 @@ import {
 	workflowId,
 } from '../dev/exampleFiles';
 import { PREVIEW_SUBTITLE } from '../nodes/TriggerAutomation/description';
-import { failuresHint, previewHint } from '../nodes/TriggerAutomation/answer/nodeError';
+import { failuresHint, previewHint, retryHint } from '../nodes/TriggerAutomation/answer/nodeError';
 import type { Responder } from '../test/support/receiver';
 import {
 	Receiver,
@@ -60,6 +60,9 @@ const HTTP = workflowId('httpRequestNode');
 const PREVIEW = workflowId('previewOnly');
 const SOME_FAIL = workflowId('someItemsFail');
 const RETRY = workflowId('retryInEditor');
+const ROUTE = workflowId('route-failures-by-code.json');
+const WAITED = workflowId('waitedInEditor');
+const TURNED_AWAY = workflowId('turnedAway');
 
 /** What the scripted chat model asks the tool to do: the agent's $fromAI values. */
 const AGENT_CALL = FROM_AI_SAMPLES;
@@ -121,6 +124,31 @@ const retryInEditor = itemsWorkflow({
 	credential: RETRY_CREDENTIAL,
 });
 
+/** A service that allows 2 requests a second: beyond, 429 with Retry-After: 1. */
+const LIMITED = { id: 'e2eLimitedCred01', name: 'Webhook limited to 2 a second' };
+const waitedInEditor = itemsWorkflow({
+	id: WAITED,
+	name: 'Eight items, a rate-limited service',
+	items: Array.from({ length: 8 }, (_, position) => ({ message: `Wait-${position}`, position })),
+	credential: LIMITED,
+});
+
+/** A service that turns every request away: 429, Retry-After: 0. */
+const turnEveryoneAway: Responder = (_request, res) =>
+	answer(res, 429, '{"message":"Too many requests"}', {
+		'Retry-After': '0',
+		'Content-Type': 'application/json',
+	});
+const TURNING_AWAY = { id: 'e2eTurnAwayCred1', name: 'Webhook turning every request away' };
+/** One item, at the defaults but one re-send: the node stops with the 429. */
+const turnedAwayInEditor = itemsWorkflow({
+	id: TURNED_AWAY,
+	name: 'One item, a service that turns it away',
+	items: [{ message: 'Turned away', position: 1 }],
+	credential: TURNING_AWAY,
+	options: { retries: 1 },
+});
+
 /** The output panel's top: its header, the hint, the item count below it. */
 const hintArea = (output: Locator, hint: Locator) => [
 	output.getByTestId('run-data-pane-header'),
@@ -154,6 +182,11 @@ for (const app of Object.values(APPS)) {
 		const model = new ScriptedChatModel(AGENT_CALL);
 		const byMessage = new Receiver({ respond: busyForBusy });
 		const failingOnce = new Receiver({ respond: failsOnceFor('Retry-1') });
+		const limited = new AutomationServiceSimulator({
+			automations: [{ id: ID, secret: SECRET }],
+			perSecond: 2,
+		});
+		const turningAway = new Receiver({ respond: turnEveryoneAway });
 		let n8n: N8nInstance;
 		let rest: Rest;
 		let editor: Editor;
@@ -163,6 +196,8 @@ for (const app of Object.values(APPS)) {
 			await model.start();
 			await byMessage.start();
 			await failingOnce.start();
+			await limited.start();
+			await turningAway.start();
 			n8n = new N8nInstance(app);
 			n8n.installPackage();
 			const data = { webhookUrl: simulator.webhookUrl(ID), signingSecret: SECRET };
@@ -184,6 +219,16 @@ for (const app of Object.values(APPS)) {
 					type: CREDENTIAL_TYPE,
 					data: { webhookUrl: failingOnce.webhookUrl(ID), signingSecret: SECRET },
 				},
+				{
+					...LIMITED,
+					type: CREDENTIAL_TYPE,
+					data: { webhookUrl: limited.webhookUrl(ID), signingSecret: SECRET },
+				},
+				{
+					...TURNING_AWAY,
+					type: CREDENTIAL_TYPE,
+					data: { webhookUrl: turningAway.webhookUrl(ID), signingSecret: SECRET },
+				},
 			]);
 			const order = examples.find(({ file }) => file === 'order-to-automation.json')!.workflow;
 			await n8n.import('workflow', [
@@ -195,6 +240,8 @@ for (const app of Object.values(APPS)) {
 				withPreviewOnly(order, PREVIEW),
 				someItemsFail,
 				retryInEditor,
+				waitedInEditor,
+				turnedAwayInEditor,
 			]);
 			await n8n.start();
 			rest = new Rest(n8n, await setUpOwner(n8n));
@@ -218,6 +265,8 @@ for (const app of Object.values(APPS)) {
 			await model.stop();
 			await byMessage.stop();
 			await failingOnce.stop();
+			await limited.stop();
+			await turningAway.stop();
 			n8n?.dispose();
 		});
 
@@ -407,6 +456,84 @@ for (const app of Object.values(APPS)) {
 			await closeNode(page);
 		});
 
+		it('a run that waited on a rate limit: the hint above the output says how many requests the service turned away, how long the node waited, and that every item was accepted once', async () => {
+			const { page } = editor;
+			await openWorkflow(page, n8n, WAITED);
+			await page.getByTestId('execute-workflow-button').first().click();
+			await openNode(page, 'Trigger Automation');
+			const output = page.getByTestId('output-panel');
+			const hint = output.getByText(
+				/^The service turned away \d+ requests? without creating a run/,
+			);
+			await hint.waitFor({ timeout: 60_000 });
+			const shown = await hint.innerText();
+			expect(shown).toMatch(
+				new RegExp(
+					`^The service turned away ${limited.tooMany} requests? without creating a run; the node waited (under 1|\\d+) s in all and sent (it|them) again\\. All 8 items were accepted, each once\\.$`,
+				),
+			);
+			expect(limited.tooMany).toBeGreaterThan(0);
+			expect(limited.runs(ID)).toHaveLength(8);
+			await editor.screenshot('wait-hint', ...hintArea(output, hint));
+			await closeNode(page);
+		});
+
+		it('one item the service keeps turning away (Adaptive, the default): the error view advises raising Retries When Not Accepted or running later, and names no Sending mode', async () => {
+			const { page } = editor;
+			await openWorkflow(page, n8n, TURNED_AWAY);
+			await page.getByTestId('execute-workflow-button').first().click();
+			await openNode(page, 'Trigger Automation');
+			const description = page
+				.getByTestId('output-panel')
+				.getByTestId('node-error-description')
+				.filter({ hasText: 'Retries When Not Accepted' });
+			await description.waitFor();
+			const shown = await description.innerText();
+			expect(shown).toMatch(
+				/^Raise Options → Retries When Not Accepted \(now 1\), or run this item again later, when the service is less busy: it turned this item away 2 times\. The service said: Too many requests\./,
+			);
+			expect(shown).not.toMatch(/Sending|One at a Time|Fixed Batches|Batch/);
+			expect(turningAway.requests).toHaveLength(2);
+			await editor.screenshot('rate-limit-advice');
+			await closeNode(page);
+		});
+
+		it('route-failures-by-code.json as shipped, against the simulator: its orders reach three failure branches, and the hint says what the service turned away', async () => {
+			const { page } = editor;
+			const before = simulator.runs(ID).length;
+			await openWorkflow(page, n8n, ROUTE);
+			await page.getByTestId('execute-workflow-button').first().click();
+			await openNode(page, 'Trigger Automation');
+			const output = page.getByTestId('output-panel');
+			const hint = output.getByText(/^The service turned away \d+ requests without creating a run/);
+			await hint.waitFor({ timeout: 60_000 });
+			expect(await hint.innerText()).toMatch(
+				/; the node waited \d+ s in all and sent \d+ of them again\. 1 of 4 items was accepted, once; 3 failed: their errors say why\.$/,
+			);
+			// Its output has two branches, no item count under the hints.
+			await editor.screenshot(
+				'route-example-hint',
+				output.getByTestId('run-data-pane-header'),
+				hint,
+			);
+			await closeNode(page);
+			expect(simulator.runs(ID)).toHaveLength(before + 1);
+			const execution = await rest.endedExecution(ROUTE, []);
+			const runData = execution.data.resultData.runData;
+			const branches = [
+				'Wait, then run it again',
+				'Alert: check the credential',
+				'Fix and run again',
+			];
+			const reached = branches.filter(
+				(name) => (runData[name]?.[0]?.data?.main[0]?.length ?? 0) > 0,
+			);
+			// n8n 1.x keeps this node's error items on its regular output (docs/reference.md).
+			expect(reached).toEqual(n8n.version.startsWith('1.') ? [] : branches);
+			await page.getByTestId('canvas-node').first().waitFor();
+			await editor.screenshot('route-example-branches');
+		});
+
 		it("n8n's Retry from the Executions list after a failed run: the error view says what the Retry will do, and the Retry sends only the item that was not accepted", async () => {
 			const { page } = editor;
 			await openWorkflow(page, n8n, RETRY);
@@ -445,6 +572,21 @@ for (const app of Object.values(APPS)) {
 				.waitFor();
 			await page.waitForLoadState('networkidle');
 			await editor.screenshot('retry-from-executions-list');
+			// n8n 2.x shows the preview in the page (1.x in an iframe): the Retry's own output, under
+			// the hint every Retry shows, what it cannot know of other Retries of the same execution.
+			if (!n8n.version.startsWith('1.')) {
+				await page
+					.getByTestId('execution-preview-host')
+					.getByTestId('canvas-node')
+					.filter({ hasText: 'Trigger Automation' })
+					.first()
+					.dblclick();
+				const output = page.getByTestId('output-panel');
+				const hint = output.getByText(retryHint([failed.id]).message);
+				await hint.waitFor();
+				await editor.screenshot('retry-hint', ...hintArea(output, hint));
+				await closeNode(page);
+			}
 
 			// The Retry passed Retry-0 and Retry-2 on and sent only Retry-1 again.
 			const answered = failingOnce.requests.map((r) => [bodyJson(r).data.message, r.answer]);

@@ -3,9 +3,10 @@
  * steps and the summary, n8n's own output goes to the log file the summary names, and n8n's own
  * settings keep its offline noise (lookups of n8n's hosts and their stack traces, deprecation notices
  * for defaults) out of that log where n8n has one. Restarted, it keeps an edit made in the editor
- * (through n8n's REST API, as the editor saves); --restore-examples puts the example back. The whole
- * command, `npm run dev` itself, stops cleanly on Ctrl+C (SIGINT to its process group, as a
- * terminal sends it) and on a SIGTERM to npm alone.
+ * (through n8n's REST API, as the editor saves); --restore-examples puts the example back. The
+ * route example, run as shipped, reaches three failure branches, and the terminal says as it
+ * happens what the simulator turned away. The whole command, `npm run dev` itself, stops cleanly
+ * on Ctrl+C (SIGINT to its process group, as a terminal sends it) and on a SIGTERM to npm alone.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -21,6 +22,7 @@ import { APPS, OWNER, freePort } from '../dev/n8nApp';
 import type { DevN8n } from '../dev/n8nDev';
 import { DEV_SECRET, startDevN8n } from '../dev/n8nDev';
 import { PACKAGE_DIR } from '../dev/packageDir';
+import { Rest } from './support/rest';
 
 const ORDER_ID = EXAMPLE_IDS['order-to-automation.json'];
 
@@ -150,6 +152,42 @@ for (const app of Object.values(APPS)) {
 				pinData: undefined,
 			});
 		}, 400_000);
+
+		it('the route example as shipped sends its orders to three failure branches; the terminal tells, as it happens, of the requests the simulator turned away', async () => {
+			printed.length = 0;
+			const baseUrl = `http://127.0.0.1:${port}`;
+			const rest = new Rest({ baseUrl, app }, await signIn(baseUrl));
+			const id = EXAMPLE_IDS['route-failures-by-code.json'];
+			const execution = await rest.ended(
+				await rest.runManually(id, 'When clicking ‘Execute workflow’'),
+			);
+			expect(execution.status).toBe('success');
+			const runData = execution.data.resultData.runData;
+			const codesIn = (node: string, output = 0) =>
+				(runData[node]?.[0]?.data?.main[output] ?? []).map(
+					({ json }) => (json.details as { code?: string } | undefined)?.code,
+				);
+			if (app.id === 'n8n-2') {
+				expect(codesIn('Wait, then run it again')).toEqual(['rate_limited']);
+				expect(codesIn('Alert: check the credential')).toEqual(['signature_rejected']);
+				expect(codesIn('Fix and run again')).toEqual(['body_rejected']);
+			} else {
+				// n8n 1.x keeps this node's error items on its regular output (docs/reference.md).
+				expect(codesIn('Trigger Automation')).toEqual([
+					undefined,
+					'rate_limited',
+					'signature_rejected',
+					'body_rejected',
+				]);
+			}
+			const [hint] = runData['Trigger Automation'][0].hints ?? [];
+			expect(hint?.message).toMatch(/^The service turned away \d+ requests without creating a run/);
+			const lines = printed.filter((line) => line.includes('Simulator: turned away'));
+			expect(lines.length).toBeGreaterThanOrEqual(1);
+			expect(lines[0]).toMatch(
+				/^\d\d:\d\d:\d\d Simulator: turned away \d+ requests? with 429, Retry-After: 1 \(\d+ by the simulated failure\)$/,
+			);
+		}, 120_000);
 
 		it("offline, n8n's log has no lookup of n8n's hosts and no stack trace", () => {
 			expect(log).not.toMatch(/ENOTFOUND|api\.n8n\.io/);

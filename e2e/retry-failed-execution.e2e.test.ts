@@ -182,6 +182,11 @@ for (const app of Object.values(APPS)) {
 				messages.map((m) => `run-${m}`),
 			);
 			expect(outputs.map((json) => json.statusCode)).toEqual(messages.map(() => 202));
+			// Above its output, what a Retry cannot know of other Retries of the same execution.
+			const [run] = retried.data.resultData.runData['Trigger Automation'];
+			expect(run.hints?.map((hint) => hint.message)).toEqual([
+				`This execution is n8n's Retry of execution ${failed.id}: if execution ${failed.id} was retried before, the items that earlier Retry accepted were sent again, as n8n tells a Retry nothing of the others; to avoid that, retry only the latest execution of a chain of Retries.`,
+			]);
 			// Neither the secret nor a signature in what n8n logged or saved.
 			for (const text of [n8n.log, JSON.stringify([failed, retried])]) {
 				expect(text).not.toContain(SECRET);
@@ -203,7 +208,7 @@ for (const app of Object.values(APPS)) {
 				| undefined;
 			console.log(`n8n ${n8n.version}: the Retry's error says: ${error?.description}`);
 			expect(error?.description).toContain(
-				`This execution is n8n's Retry of execution ${failed.id}: retry this one, not ${failed.id}, which does not know what this one sent.`,
+				`This execution is n8n's Retry of execution ${failed.id}: if execution ${failed.id} was retried before, the items that earlier Retry accepted were sent again, as n8n tells a Retry nothing of the others; to avoid that, retry only the latest execution of a chain of Retries: this one, not ${failed.id}.`,
 			);
 			expect(error?.context?.code).toBe('may_have_run');
 			// The original's error said so beforehand.

@@ -23,7 +23,11 @@ export interface RestExecution {
 			lastNodeExecuted?: string;
 			runData: Record<
 				string,
-				Array<{ error?: unknown; data?: { main: Array<Array<{ json: Record<string, unknown> }>> } }>
+				Array<{
+					error?: unknown;
+					hints?: Array<{ type: string; message: string }>;
+					data?: { main: Array<Array<{ json: Record<string, unknown> }>> };
+				}>
 			>;
 		};
 	};
@@ -31,7 +35,7 @@ export interface RestExecution {
 
 export class Rest {
 	constructor(
-		private readonly n8n: N8nInstance,
+		private readonly n8n: Pick<N8nInstance, 'baseUrl' | 'app'>,
 		private readonly cookie: string,
 	) {}
 

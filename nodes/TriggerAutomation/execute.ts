@@ -12,21 +12,32 @@ import {
 	errorItem,
 	failuresHint,
 	previewHint,
+	retryHint,
 	toNodeError,
 	stoppingError,
+	waitHint,
 } from './answer/nodeError';
+import { rateLimitAdvice } from './answer/serviceAnswer';
 import type { Execution } from './request/settings';
 import { readOptions, readTarget } from './request/settings';
 import type { SendItem, Sending } from './sending/sending';
 import { sendAdaptively, sendInBatches } from './sending/sending';
+import { WaitTally } from './sending/waitTally';
 import { triggerItem } from './triggerItem';
 
 export async function triggerAutomations(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const results: INodeExecutionData[] = [];
 	const failed = { items: 0, mayHaveRun: 0 };
+	const tally = new WaitTally();
+	let retryOf: readonly string[] = [];
+	// n8n's Retry, even of an execution that never ran this node (then retryOf is empty).
+	let isRetry = false;
 	const answer = (preview: boolean) => {
 		if (preview) this.addExecutionHints(previewHint());
+		const waited = waitHint(tally, failed.items, items.length);
+		if (waited) this.addExecutionHints(waited);
+		if (isRetry) this.addExecutionHints(retryHint(retryOf));
 		if (failed.items > 0) {
 			this.addExecutionHints(failuresHint(failed.items, failed.mayHaveRun, items.length));
 		}
@@ -44,7 +55,13 @@ export async function triggerAutomations(this: IExecuteFunctions): Promise<INode
 	) => {
 		const nodeError = toNodeError(this, error, itemIndex);
 		if (!this.continueOnFail()) {
-			throw stoppingError(nodeError, error, { itemIndex, total: items.length, accepted, retryOf });
+			throw stoppingError(nodeError, error, {
+				itemIndex,
+				total: items.length,
+				accepted,
+				retryOf,
+				isRetry,
+			});
 		}
 		results.push(errorItem(nodeError, itemIndex));
 		failed.items++;
@@ -66,7 +83,11 @@ export async function triggerAutomations(this: IExecuteFunctions): Promise<INode
 	const accepted = execution.options.preview
 		? undefined
 		: acceptedItems(this, execution.target.url);
-	const send: SendItem = async (itemIndex, pace) => {
+	retryOf = accepted?.retryOf ?? [];
+	isRetry = accepted !== undefined && (this.getMode() === 'retry' || retryOf.length > 0);
+	const { sending, batchSize, batchIntervalMs, retries } = execution.options;
+	const send: SendItem = async (itemIndex, sharedPace) => {
+		const pace = tally.count(sharedPace);
 		try {
 			// Accepted by an earlier try of this pass (Retry On Fail, n8n's Retry): passed on, not sent.
 			const json =
@@ -75,10 +96,13 @@ export async function triggerAutomations(this: IExecuteFunctions): Promise<INode
 			accepted?.accepted(itemIndex, json);
 			return { itemIndex, json };
 		} catch (error) {
-			return { itemIndex, error };
+			if (!(error instanceof TriggerError)) return { itemIndex, error };
+			// A batch is never larger than the items there are.
+			const atOnce = Math.min(batchSize, items.length);
+			const how = { sending, batchSize: atOnce, retries, turnedAway: pace.turnedAway };
+			return { itemIndex, error: new TriggerError(rateLimitAdvice(error.failure, how)) };
 		}
 	};
-	const { sending, batchSize, batchIntervalMs } = execution.options;
 	const cancel = this.getExecutionCancelSignal();
 	const continueOnFail = this.continueOnFail();
 	const plan: Sending = {
@@ -106,7 +130,7 @@ export async function triggerAutomations(this: IExecuteFunctions): Promise<INode
 			if ('json' in outcome) {
 				results.push({ json: outcome.json, pairedItem: { item: outcome.itemIndex } });
 			} else {
-				fail(outcome.error, outcome.itemIndex, acceptedCount, accepted?.retryOf);
+				fail(outcome.error, outcome.itemIndex, acceptedCount, retryOf);
 			}
 		}
 		end = results[0]?.json.error !== undefined ? 'error items' : 'passed';

@@ -1,7 +1,8 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { AutomationServiceSimulator } from '../../dev/simulator';
+import { AutomationServiceSimulator, SIMULATED_FAILURES } from '../../dev/simulator';
+import type { TurnAwayReason } from '../../dev/turnAwayLog';
 import { buildSignatureHeader } from '../../credentials/common/signature';
 
 const ID = 'sim-automation';
@@ -204,10 +205,51 @@ describe('the simulator rejects each bad request with its own status and message
 	});
 });
 
+describe('a failure asked for in data.context.simulateFailure (the examples show their branches)', () => {
+	it.each([
+		['rate_limited', 429, 'rate_limited'],
+		['signature_rejected', 403, 'invalid_signature'],
+		['body_rejected', 422, 'invalid_body'],
+	])('%s → %i %s, no run, after the signature was verified', async (asked, status, error) => {
+		clock = Date.now();
+		const before = simulator.runs(ID).length;
+		const body = JSON.stringify({ data: { message: 'm', context: { simulateFailure: asked } } });
+		const answer = await send(`/webhooks/cloud/${ID}`, body, signed(body));
+		expect(answer).toEqual({
+			status,
+			body: { error, message: SIMULATED_FAILURES[asked].message },
+		});
+		expect(answer.body.message).toMatch(/^Simulated failure \(simulateFailure: /);
+		expect(simulator.runs(ID)).toHaveLength(before);
+		// Signed with another secret: the real rejection comes first.
+		const forged = await send(`/webhooks/cloud/${ID}`, body, signed(body, clock, 'other'));
+		expect(forged).toMatchObject({ status: 403, body: { error: 'invalid_signature' } });
+		expect(forged.body.message).not.toMatch(/Simulated/);
+	});
+
+	it('an unknown value → 422 naming the ones it knows, no run', async () => {
+		clock = Date.now();
+		const body = JSON.stringify({
+			data: { message: 'm', context: { simulateFailure: 'constructor' } },
+		});
+		const answer = await send(`/webhooks/cloud/${ID}`, body, signed(body));
+		expect(answer).toEqual({
+			status: 422,
+			body: {
+				error: 'invalid_body',
+				message:
+					'data.context.simulateFailure must be one of rate_limited, signature_rejected, body_rejected, got "constructor".',
+			},
+		});
+	});
+});
+
 describe('the simulator with a rate limit', () => {
+	const reasons: TurnAwayReason[] = [];
 	const limited = new AutomationServiceSimulator({
 		automations: [{ id: ID, secret: SECRET }],
 		perSecond: 3,
+		onTurnedAway: (reason) => reasons.push(reason),
 	});
 	beforeAll(async () => {
 		await limited.start();
@@ -245,6 +287,7 @@ describe('the simulator with a rate limit', () => {
 		]);
 		expect(limited.runs(ID)).toHaveLength(3);
 		expect(limited.tooMany).toBe(2);
+		expect(reasons).toEqual(['rate limit', 'rate limit']);
 	});
 });
 

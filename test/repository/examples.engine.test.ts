@@ -6,7 +6,7 @@ import { BASE_NODE_NAMES, loadBaseNodes } from '../../dev/baseNodes';
 import { PACKAGE_DIR, outputOf, runWorkflow } from '../../dev/engine';
 import { FROM_AI_SAMPLES, loadExamples, prepareExample } from '../../dev/examples';
 import { AutomationServiceSimulator } from '../../dev/simulator';
-import { Receiver, answer } from '../support/receiver';
+import { Receiver, answer, bodyJson } from '../support/receiver';
 import { ORDER_RUN } from '../support/orderExample';
 
 const SECRET = 'examples_secret_5b0f6a8e';
@@ -62,6 +62,7 @@ describe('every workflow in examples/ runs in the n8n engine and creates its run
 			} else if (example.file === 'route-failures-by-code.json') {
 				expect(recorded.message).toBe('Check order 1043 for Grace Hopper.');
 				expect(recorded.context).toEqual({ orderId: 1043, customer: 'Grace Hopper' });
+				// Its other orders ask the simulator to fail (below): one run only.
 			} else {
 				expect(prepared.mode).toBe('tool rehearsal');
 				expect(recorded.message).toBe(FROM_AI_SAMPLES.message);
@@ -80,6 +81,45 @@ describe('every workflow in examples/ runs in the n8n engine and creates its run
 			expect(nodes[`n8n-nodes-base.${name}`]).toBeInstanceOf(exported);
 			// A second copy would break n8n-core's instanceof checks on node errors.
 			expect(createRequire(file)('n8n-workflow').Workflow).toBe(workflowPackage.Workflow);
+		}
+	});
+
+	it('route-failures-by-code.json as shipped, against the simulator: its orders land in three failure branches, each by its code, and the hint says what was turned away', async () => {
+		const example = examples.find((e) => e.file === 'route-failures-by-code.json')!;
+		const prepared = prepareExample(example, {
+			webhookUrl: simulator.webhookUrl(ID),
+			signingSecret: SECRET,
+		});
+		const before = simulator.runs(ID).length;
+		const tooMany = simulator.tooMany;
+		const run = await runWorkflow(prepared.options);
+		expect(run.status).toBe('success');
+		expect(simulator.runs(ID).length - before).toBe(1);
+		const branches = {
+			'Wait, then run it again': ['rate_limited', 1],
+			'Alert: check the credential': ['signature_rejected', 2],
+			'Fix and run again': ['body_rejected', 3],
+		} as const;
+		for (const [branch, [code, itemIndex]] of Object.entries(branches)) {
+			const items = outputOf(run, branch);
+			expect(items).toHaveLength(1);
+			expect(items[0].json.details).toMatchObject({ code, itemIndex });
+		}
+		expect(outputOf(run, 'Ask a human: check the run history')).toEqual([]);
+		// Retries When Not Accepted is 2 in the example: the first 429 and two more at least.
+		const turnedAway = simulator.tooMany - tooMany;
+		expect(turnedAway).toBeGreaterThanOrEqual(3);
+		const hints = run.data.resultData.runData[prepared.nodeName][0].hints ?? [];
+		expect(hints[0].message).toMatch(
+			new RegExp(
+				`^The service turned away ${turnedAway} requests without creating a run; the node waited \\d+ s in all and sent ${turnedAway - 1} of them again\\. 1 of 4 items was accepted, once; 3 failed`,
+			),
+		);
+		// The sticky note says how, naming each order's simulated failure and its branch.
+		const note = example.nodes.find((n) => n.type === 'n8n-nodes-base.stickyNote')!;
+		for (const [branch, [code]] of Object.entries(branches)) {
+			expect(note.parameters.content).toContain(`\`${code}\``);
+			expect(note.parameters.content).toContain(`*${branch}*`);
 		}
 	});
 
@@ -102,13 +142,20 @@ describe('every workflow in examples/ runs in the n8n engine and creates its run
 				const run = await runWorkflow(prepared.options);
 				expect(run.status).toBe('success');
 				const ends = example.nodes.filter(
-					(n) => n.type === 'n8n-nodes-base.set' && n.name !== 'Order',
+					(n) => n.type === 'n8n-nodes-base.set' && n.name !== 'Orders',
 				);
 				const reached = ends.filter((n) => outputOf(run, n.name).length > 0).map((n) => n.name);
 				expect(reached).toEqual([branch]);
-				const [item] = outputOf(run, branch);
-				expect(item.json.details).toMatchObject({ code, itemIndex: 0 });
-				expect(receiver.requests).toHaveLength(1);
+				// Every order meets the same answer here: all four in that branch.
+				const items = outputOf(run, branch);
+				expect(items.map((item) => (item.json.details as { code: string }).code)).toEqual(
+					Array(4).fill(code),
+				);
+				// Each order sent once at most (a 429 asking for 120 s stops the rest unsent).
+				const sent = receiver.requests.map((r) => bodyJson(r).data.context);
+				expect(new Set(sent.map((c) => JSON.stringify(c))).size).toBe(sent.length);
+				expect(sent.length).toBeGreaterThanOrEqual(1);
+				if (status !== 429) expect(sent).toHaveLength(4);
 			} finally {
 				await receiver.stop();
 			}

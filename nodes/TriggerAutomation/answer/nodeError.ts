@@ -13,6 +13,7 @@ import type {
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { LABELS, inOptions } from '../description';
+import type { WaitTally } from '../sending/waitTally';
 import type { Failure, FailureCode } from './failure';
 import { MAY_HAVE_RUN, TriggerError, fromN8n, isInputProblem, mayHaveRun } from './failure';
 
@@ -79,14 +80,33 @@ export interface StoppedPass {
 	total: number;
 	/** Items of this pass the service accepted, here or in the executions this one retries. */
 	accepted: number;
-	/** The executions this one is n8n's Retry of, oldest first; empty when it is none. */
+	/** The executions this one is n8n's Retry of, oldest first, as far as the node knows them. */
 	retryOf: readonly string[];
+	/** n8n's Retry, even of an execution that never ran this node (`retryOf` then empty). */
+	isRetry?: boolean;
 }
 
 /** 1st, 2nd, 3rd, 4th … 11th, 12th, 13th … 21st. */
 export function ordinal(n: number): string {
 	const suffix = n % 100 >= 11 && n % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
 	return `${n}${suffix}`;
+}
+
+/**
+ * What every Retry says, as n8n tells a Retry nothing of the others of the same execution: the
+ * items an earlier one accepted were sent again by this one (acceptedItems.ts). Without its end.
+ * `retryOf` is empty when the execution retried never ran this node: n8n does not say which it was.
+ */
+function retrySentence(retryOf: readonly string[]): string {
+	const retried = retryOf[retryOf.length - 1];
+	const [execution, it] =
+		retried === undefined
+			? ['another', 'that execution']
+			: [`execution ${retried}`, `execution ${retried}`];
+	return (
+		`This execution is n8n's Retry of ${execution}: if ${it} was retried before, the items that earlier Retry accepted were sent again, ` +
+		'as n8n tells a Retry nothing of the others; to avoid that, retry only the latest execution of a chain of Retries'
+	);
 }
 
 /**
@@ -105,7 +125,7 @@ export function stoppingError<E extends NodeApiError | NodeOperationError>(
 ): E {
 	const mayRun = cause instanceof TriggerError && mayHaveRun(cause.failure);
 	const { itemIndex, total, accepted, retryOf } = pass;
-	const isRetry = retryOf.length > 0;
+	const isRetry = pass.isRetry === true || retryOf.length > 0;
 	const sends = accepted > 0 || mayRun;
 	const notes: string[] = [];
 	if (total > 1 && (sends || isRetry)) {
@@ -116,9 +136,8 @@ export function stoppingError<E extends NodeApiError | NodeOperationError>(
 	if (isRetry) {
 		const retried = retryOf[retryOf.length - 1];
 		const older = retryOf.length > 1 ? ` (or ${retryOf.slice(0, -1).join(', ')} before it)` : '';
-		notes.push(
-			`This execution is n8n's Retry of execution ${retried}: retry this one, not ${retried}${older}, which does not know what this one sent.`,
-		);
+		const notThat = retried === undefined ? '' : `, not ${retried}${older}`;
+		notes.push(`${retrySentence(retryOf)}: this one${notThat}.`);
 	}
 	if (accepted > 0) {
 		notes.push(
@@ -138,8 +157,9 @@ export function stoppingError<E extends NodeApiError | NodeOperationError>(
 }
 
 /**
- * Execution hints, shown above the node's output after a run: a preview sent nothing; under
- * Continue On Fail, how many items failed and what to do about them.
+ * Execution hints, shown above the node's output after a run: a preview sent nothing; the service
+ * turned requests away and the node waited; it is a Retry; under Continue On Fail, how many items
+ * failed and what to do about them.
  */
 export function previewHint(): NodeExecutionHint {
 	return {
@@ -160,4 +180,43 @@ export function failuresHint(failed: number, mayHaveRun: number, total: number):
 					? 'The others created no run: fix what their errors say, then run them again.'
 					: '');
 	return { type: 'warning', location: 'outputPane', message: message.trim() };
+}
+
+/** `ms` as the hint says it: whole seconds, or under one. */
+function seconds(ms: number): string {
+	return ms < 1000 ? 'under 1 s' : `${Math.round(ms / 1000)} s`;
+}
+
+/** What the service's turn-aways cost, and how the items ended; undefined when it turned none away. */
+export function waitHint(
+	tally: Pick<WaitTally, 'turnedAway' | 'resent' | 'waitedMs'>,
+	failed: number,
+	total: number,
+): NodeExecutionHint | undefined {
+	const { turnedAway, resent, waitedMs } = tally;
+	if (turnedAway === 0) return undefined;
+	const requests = `${turnedAway} request${turnedAway === 1 ? '' : 's'}`;
+	const them = turnedAway === 1 ? 'it' : 'them';
+	const again =
+		resent === 0
+			? `the node sent none of ${them} again`
+			: `the node waited ${seconds(waitedMs)} in all and sent ${resent >= turnedAway ? them : `${resent} of them`} again`;
+	const accepted = total - failed;
+	const all = total === 1 ? 'The item was' : `All ${total} items were`;
+	const ended =
+		failed === 0
+			? `${all} accepted, ${total === 1 ? 'once' : 'each once'}.`
+			: accepted === 0
+				? `${total === 1 ? 'The item' : `All ${total} items`} failed: ${failed === 1 ? 'its error says' : 'their errors say'} why.`
+				: `${accepted} of ${total} items ${accepted === 1 ? 'was accepted, once' : 'were accepted, each once'}; ${failed} failed: ${failed === 1 ? 'its error says' : 'their errors say'} why.`;
+	return {
+		type: failed === 0 ? 'info' : 'warning',
+		location: 'outputPane',
+		message: `The service turned away ${requests} without creating a run; ${again}. ${ended}`,
+	};
+}
+
+/** Every Retry of an execution says what it cannot know (`retryOf`: oldest first, if known). */
+export function retryHint(retryOf: readonly string[]): NodeExecutionHint {
+	return { type: 'info', location: 'outputPane', message: `${retrySentence(retryOf)}.` };
 }

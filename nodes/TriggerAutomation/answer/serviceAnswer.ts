@@ -104,6 +104,43 @@ export function askedToWait(waitMs: number): Failure {
 	};
 }
 
+/** How an item the service turned away (429, 503 with Retry-After) was sent, until it failed. */
+export interface RateLimitedSending {
+	sending: 'adaptive' | 'batches';
+	/** Requests in flight together under Fixed Batches (1: One at a Time). */
+	batchSize: number;
+	/** Options → Retries When Not Accepted. */
+	retries: number;
+	/** This item's requests the service turned away. */
+	turnedAway: number;
+}
+
+/**
+ * A push-back the item failed with (429, or 503 with Retry-After), its description led by the
+ * advice that fits what happened: a wait
+ * longer than the node waits (run later), the retries spent (raise them, or run later), and under
+ * Fixed Batches with several requests at once, smaller batches. No advice names a mode not in use.
+ */
+export function rateLimitAdvice(failure: Failure, how: RateLimitedSending): Failure {
+	if (failure.code !== 'rate_limited' || failure.pushBack === undefined) return failure;
+	const afterMs = failure.pushBack?.afterMs;
+	let advice: string;
+	if (afterMs !== undefined && afterMs > MAX_RETRY_WAIT_MS) {
+		advice = `Run this item again after that wait: the service asked to wait ${Math.ceil(afterMs / 1000)} s (Retry-After), longer than the ${MAX_RETRY_WAIT_MS / 1000} s this node waits.`;
+	} else {
+		const times = how.turnedAway === 1 ? 'once' : `${how.turnedAway} times`;
+		advice =
+			how.retries === 0
+				? `Raise ${inOptions(LABELS.retries)} (now 0) to have the node wait and send a turned-away item again, or run this item again later.`
+				: `Raise ${inOptions(LABELS.retries)} (now ${how.retries}), or run this item again later, when the service is less busy: it turned this item away ${times}.`;
+		if (how.sending === 'batches' && how.batchSize > 1) {
+			advice += ` ${SENDING_MODES.batches.name} sends ${how.batchSize} requests at once: fewer per batch (${inOptions(LABELS.batching, LABELS.batchSize)}) or a longer ${LABELS.batchInterval} keep under the service's limit.`;
+		}
+	}
+	const said = failure.description;
+	return { ...failure, description: said ? `${advice} ${said}` : advice };
+}
+
 /** Where operators read what proxies and gateways answer when they limit, and what the node does. */
 export const BEHIND_A_PROXY_DOCS =
 	'https://github.com/automation-service/n8n-nodes-automation-service/blob/main/docs/behind-a-proxy.md';
@@ -183,10 +220,10 @@ function unavailableForNow(
 		resend: true,
 		pushBack,
 		message: `The service is unavailable for now (503), retry after ${retryAfter.trim()}${seconds}`,
+		// What to do depends on how the item was sent: rateLimitAdvice, once it has failed.
 		description:
-			`Run this item again after that wait; ${inOptions(LABELS.retries)} re-sends such items by itself. ` +
 			`A 503 with Retry-After says the request was not handled, so no run was created${by === undefined ? '' : ` (this answer came from ${by})`}. ` +
-			`If it happens often, send fewer requests at once (${BEHIND_A_PROXY_DOCS}).${answerSaid(response)}`,
+			`What proxies and gateways answer: ${BEHIND_A_PROXY_DOCS}.${answerSaid(response)}`,
 	};
 }
 
@@ -246,9 +283,8 @@ export function failureFromAnswer(
 			resend: true,
 			pushBack,
 			message: `Rate limited by the service (429)${retryAfter === undefined ? '' : `, retry after ${retryAfter.trim()}${DELAY_SECONDS.test(retryAfter) ? ' s' : ''}`}`,
-			description:
-				`Send fewer requests at once: ${inOptions(LABELS.sending)} → ${SENDING_MODES.oneAtATime.name}, or ${SENDING_MODES.batches.name} with a longer ${LABELS.batchInterval}; ` +
-				`${inOptions(LABELS.retries)} re-sends rate-limited items.${said}`,
+			// What to do depends on how the item was sent: rateLimitAdvice, once it has failed.
+			description: said.trim() || undefined,
 		};
 	}
 	if (status === 400 || status === 422) {

@@ -174,6 +174,15 @@ function iterations(run: IRun, messages = MESSAGES, batchSize = 2) {
 /** What the node keeps in its context of the execution (n8n saves it with the execution). */
 const keptInExecution = (run: IRun) =>
 	run.data.executionData?.contextData[`node:${NODE_NAME}`] ?? {};
+/** The execution a failed run's pass was kept for (what a Retry of it names). */
+const keptExecution = (run: IRun) =>
+	(
+		(keptInExecution(run) as IDataObject).acceptedItemsByPass as Record<
+			string,
+			{ execution: string }
+		>
+	)['0'].execution;
+const hintsOf = (run: IRun) => run.data.resultData.runData[NODE_NAME][0].hints ?? [];
 
 const MESSAGES = ['a1', 'a2', 'b1', 'b2', 'c1', 'c2'];
 const ownAnswers = (messages: string[]) => messages.map((m) => [m, `run-${m}`]);
@@ -430,7 +439,7 @@ describe("n8n's Retry of a failed execution: the accepted items are passed on, o
 			.acceptedItemsByPass as Record<string, { execution: string }>;
 		const aExecution = aId['0'].execution;
 		expect(bError?.description).toContain(
-			`Item 3 is the 4th of 5 items (n8n counts from 0). This execution is n8n's Retry of execution ${aExecution}: retry this one, not ${aExecution}, which does not know what this one sent.`,
+			`Item 3 is the 4th of 5 items (n8n counts from 0). This execution is n8n's Retry of execution ${aExecution}: if execution ${aExecution} was retried before, the items that earlier Retry accepted were sent again, as n8n tells a Retry nothing of the others; to avoid that, retry only the latest execution of a chain of Retries: this one, not ${aExecution}.`,
 		);
 		expect(bError?.description).toContain('The service accepted 3 other items');
 		// C, B's Retry: only d and e are sent, every item has one run.
@@ -452,6 +461,12 @@ describe("n8n's Retry of a failed execution: the accepted items are passed on, o
 		const again = await retryExecution(a, options);
 		expect(again.status).toBe('success');
 		expect(tally().accepted).toEqual({ ...once(FIVE), c: 2 });
+		// What it cannot know, it says above its output, as every Retry does, failed or not.
+		const aExecution = keptExecution(a);
+		expect(hintsOf(again).map((hint) => hint.message)).toEqual([
+			`This execution is n8n's Retry of execution ${aExecution}: if execution ${aExecution} was retried before, the items that earlier Retry accepted were sent again, as n8n tells a Retry nothing of the others; to avoid that, retry only the latest execution of a chain of Retries.`,
+		]);
+		expect(hintsOf(a)).toEqual([]);
 	});
 
 	it('a Retry of a Retry names every execution before it', async () => {
@@ -468,7 +483,7 @@ describe("n8n's Retry of a failed execution: the accepted items are passed on, o
 			)['0'];
 		expect(kept(c).retryOf).toEqual([kept(a).execution, kept(b).execution]);
 		expect(errorOf(c, NODE_NAME)?.description).toContain(
-			`This execution is n8n's Retry of execution ${kept(b).execution}: retry this one, not ${kept(b).execution} (or ${kept(a).execution} before it)`,
+			`retry only the latest execution of a chain of Retries: this one, not ${kept(b).execution} (or ${kept(a).execution} before it).`,
 		);
 	});
 

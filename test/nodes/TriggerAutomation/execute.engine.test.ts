@@ -313,3 +313,50 @@ describe('errors: per item, with the item index, Continue On Fail keeps the othe
 		expect(error.description).toMatch(/expired_signature/);
 	});
 });
+
+describe('a 429 the node gave up on: its advice fits how the item was sent', () => {
+	const turnAwayAll = () =>
+		receiver.respondWith((_request, res) => {
+			res
+				.writeHead(429, { 'Retry-After': '0', 'Content-Type': 'application/json' })
+				.end('{"message":"busy"}');
+		});
+
+	it('one item under Adaptive, retries spent: raise Retries When Not Accepted or run later, and no Sending mode', async () => {
+		turnAwayAll();
+		const result = await run({ message: 'Go', options: { retries: 2 } });
+		const error = errorOf(result, NODE_NAME);
+		expect(error?.description).toMatch(
+			/^Raise Options → Retries When Not Accepted \(now 2\), or run this item again later, when the service is less busy: it turned this item away 3 times\. The service said: busy\./,
+		);
+		expect(error?.description).not.toMatch(/Sending|One at a Time|Fixed Batches|Batch/);
+		expect(receiver.requests).toHaveLength(3);
+	});
+
+	it('Fixed Batches of 50 (the default) with one item: one request at once, so no batch advice', async () => {
+		turnAwayAll();
+		const result = await run({ message: 'Go', options: { retries: 1, sending: 'batches' } });
+		const error = errorOf(result, NODE_NAME);
+		expect(error?.description).toMatch(/^Raise Options → Retries When Not Accepted \(now 1\)/);
+		expect(error?.description).not.toMatch(/Fixed Batches|Batch/);
+	});
+
+	it('Fixed Batches of 3 at once, retries spent: also fewer per batch or a longer interval', async () => {
+		turnAwayAll();
+		const result = await run(
+			{
+				message: '={{ $json.n }}',
+				options: { retries: 1, sending: 'batches', batching: { batch: { batchSize: 3 } } },
+			},
+			[{ n: 0 }, { n: 1 }, { n: 2 }],
+			{ onError: 'continueRegularOutput' },
+		);
+		for (const item of outputOf(result, NODE_NAME)) {
+			const { description } = item.json.details as { description: string };
+			expect(description).toContain('Raise Options → Retries When Not Accepted (now 1)');
+			expect(description).toContain(
+				'Fixed Batches sends 3 requests at once: fewer per batch (Options → Batching → Items per Batch)',
+			);
+		}
+	});
+});

@@ -108,7 +108,8 @@ export const answersCases: MatrixCase[] = [
 			kind: 'error',
 			code: 'rate_limited',
 			message: 'Rate limited by the service (429), retry after 7 s',
-			description: 'Options → Retries When Not Accepted re-sends rate-limited items.',
+			description:
+				'Raise Options → Retries When Not Accepted (now 0) to have the node wait and send a turned-away item again, or run this item again later.',
 			httpCode: '429',
 		},
 		spec: 'Silent (§8: rate limits not shown).',
@@ -148,7 +149,7 @@ export const answersCases: MatrixCase[] = [
 			code: 'rate_limited',
 			message: 'Rate limited by the service (429), retry after 120 s',
 			description:
-				'Send fewer requests at once: Options → Sending → One at a Time, or Fixed Batches with a longer Batch Interval (Ms)',
+				'Run this item again after that wait: the service asked to wait 120 s (Retry-After), longer than the 60 s this node waits.',
 			httpCode: '429',
 		},
 		spec: 'Silent; chosen: wait at most 60 s.',

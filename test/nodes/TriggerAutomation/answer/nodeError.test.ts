@@ -3,7 +3,7 @@
  * (serviceAnswer, noAnswer, requestBody) and the fault matrix's: n8n's editor shows it whole.
  */
 import type { IDataObject } from 'n8n-workflow';
-import { UserError } from 'n8n-workflow';
+import { NodeOperationError, UserError } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { editorText } from '../../../../nodes/TriggerAutomation/answer/failure';
@@ -17,7 +17,12 @@ import {
 	failureFromError,
 	timeoutFailure,
 } from '../../../../nodes/TriggerAutomation/answer/noAnswer';
-import { describe as describeFailure } from '../../../../nodes/TriggerAutomation/answer/nodeError';
+import {
+	describe as describeFailure,
+	retryHint,
+	stoppingError,
+	waitHint,
+} from '../../../../nodes/TriggerAutomation/answer/nodeError';
 import {
 	contextFromFields,
 	contextFromJson,
@@ -182,5 +187,84 @@ describe('every description the node makes is shown whole by the editor', () => 
 
 	it.each(MATRIX_DESCRIPTIONS)("the fault matrix's %s", (_, description) => {
 		expect(editorShows(description)).toBe(description);
+	});
+});
+
+describe('the hint after a run in which the service turned requests away', () => {
+	it('is absent when it turned none away', () => {
+		expect(waitHint({ turnedAway: 0, resent: 0, waitedMs: 0 }, 0, 20)).toBeUndefined();
+		expect(waitHint({ turnedAway: 0, resent: 0, waitedMs: 0 }, 3, 20)).toBeUndefined();
+	});
+
+	it('says how many were turned away, how long the node waited, and that every item was accepted once', () => {
+		expect(waitHint({ turnedAway: 12, resent: 12, waitedMs: 23_600 }, 0, 20)).toEqual({
+			type: 'info',
+			location: 'outputPane',
+			message:
+				'The service turned away 12 requests without creating a run; the node waited 24 s in all and sent them again. All 20 items were accepted, each once.',
+		});
+		expect(waitHint({ turnedAway: 1, resent: 1, waitedMs: 400 }, 0, 1)?.message).toBe(
+			'The service turned away 1 request without creating a run; the node waited under 1 s in all and sent it again. The item was accepted, once.',
+		);
+	});
+
+	it('with items that failed: how many were accepted and how many failed, as a warning', () => {
+		expect(waitHint({ turnedAway: 6, resent: 4, waitedMs: 3_000 }, 1, 4)).toEqual({
+			type: 'warning',
+			location: 'outputPane',
+			message:
+				'The service turned away 6 requests without creating a run; the node waited 3 s in all and sent 4 of them again. 3 of 4 items were accepted, each once; 1 failed: its error says why.',
+		});
+		expect(waitHint({ turnedAway: 2, resent: 0, waitedMs: 0 }, 2, 2)?.message).toBe(
+			'The service turned away 2 requests without creating a run; the node sent none of them again. All 2 items failed: their errors say why.',
+		);
+	});
+});
+
+describe("what every execution that is n8n's Retry of another says", () => {
+	const RETRY_NOTE =
+		'if execution 17 was retried before, the items that earlier Retry accepted were sent again, as n8n tells a Retry nothing of the others; to avoid that, retry only the latest execution of a chain of Retries';
+
+	it('above its output, in one sentence, naming the execution it retries', () => {
+		expect(retryHint(['12', '17'])).toEqual({
+			type: 'info',
+			location: 'outputPane',
+			message: `This execution is n8n's Retry of execution 17: ${RETRY_NOTE}.`,
+		});
+	});
+
+	it('the same when the execution it retries never ran this node, which n8n does not name', () => {
+		expect(retryHint([]).message).toBe(
+			"This execution is n8n's Retry of another: if that execution was retried before, the items that earlier Retry accepted were sent again, as n8n tells a Retry nothing of the others; to avoid that, retry only the latest execution of a chain of Retries.",
+		);
+	});
+
+	it('in the error that stops it, ending with which execution to retry', () => {
+		const node = {
+			id: '1',
+			name: 'Trigger Automation',
+			type: 'x.triggerAutomation',
+			typeVersion: 1,
+			position: [0, 0] as [number, number],
+			parameters: {},
+		};
+		const stopped = (retryOf: string[], isRetry: boolean) => {
+			const error = new NodeOperationError(node, 'The message is empty');
+			error.context.code = 'bad_input';
+			return stoppingError(error, undefined, {
+				itemIndex: 0,
+				total: 1,
+				accepted: 0,
+				retryOf,
+				isRetry,
+			}).description;
+		};
+		expect(stopped(['17'], true)).toBe(
+			`This execution is n8n's Retry of execution 17: ${RETRY_NOTE}: this one, not 17. Failure code: \`bad_input\`.`,
+		);
+		expect(stopped([], true)).toMatch(
+			/^This execution is n8n's Retry of another: .*chain of Retries: this one\. Failure code/,
+		);
+		expect(stopped([], false)).toBe('Failure code: `bad_input`.');
 	});
 });

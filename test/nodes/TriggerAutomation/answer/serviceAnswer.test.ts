@@ -3,6 +3,7 @@ import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
+import type { RateLimitedSending } from '../../../../nodes/TriggerAutomation/answer/serviceAnswer';
 import { PACKAGE_DIR } from '../../../../dev/packageDir';
 import {
 	BEHIND_A_PROXY_DOCS,
@@ -10,6 +11,7 @@ import {
 	askedToWait,
 	failureFromAnswer,
 	parseRetryAfter,
+	rateLimitAdvice,
 } from '../../../../nodes/TriggerAutomation/answer/serviceAnswer';
 
 const now = Date.parse('2026-11-21T10:00:00Z');
@@ -151,6 +153,89 @@ describe('a rejected signature (401, 403): what to do first, then the clocks, th
 	});
 });
 
+describe('a 429 the item failed with: advice that fits how it was sent, naming no mode not in use', () => {
+	const tooMany = (retryAfter?: string) =>
+		failureFromAnswer(
+			{
+				statusCode: 429,
+				headers: retryAfter === undefined ? {} : { 'retry-after': retryAfter },
+				body: Buffer.from('{"message":"slow down"}'),
+			},
+			request,
+			now,
+		)!;
+	const adaptive: RateLimitedSending = {
+		sending: 'adaptive',
+		batchSize: 1,
+		retries: 5,
+		turnedAway: 6,
+	};
+	const MODES = /Sending|Adaptive|One at a Time|Fixed Batches|Batch/;
+
+	it('Adaptive, retries spent while the service asked to wait: raise Retries When Not Accepted or run later, then what the service said', () => {
+		const { description } = rateLimitAdvice(tooMany('1'), adaptive);
+		expect(description).toBe(
+			'Raise Options → Retries When Not Accepted (now 5), or run this item again later, when the service is less busy: it turned this item away 6 times. The service said: slow down',
+		);
+		expect(description).not.toMatch(MODES);
+	});
+
+	it('One at a Time (batches of one), retries spent: the same, no batch advice', () => {
+		const { description } = rateLimitAdvice(tooMany(), {
+			...adaptive,
+			sending: 'batches',
+			turnedAway: 1,
+			retries: 3,
+		});
+		expect(description).toMatch(/^Raise Options → Retries When Not Accepted \(now 3\),/);
+		expect(description).toContain('turned this item away once.');
+		expect(description).not.toMatch(MODES);
+	});
+
+	it('Fixed Batches of 50 at once, retries spent: also smaller batches or a longer interval', () => {
+		const { description } = rateLimitAdvice(tooMany('1'), {
+			sending: 'batches',
+			batchSize: 50,
+			retries: 5,
+			turnedAway: 6,
+		});
+		expect(description).toContain('Raise Options → Retries When Not Accepted (now 5)');
+		expect(description).toContain(
+			"Fixed Batches sends 50 requests at once: fewer per batch (Options → Batching → Items per Batch) or a longer Batch Interval (Ms) keep under the service's limit.",
+		);
+	});
+
+	it('Retries When Not Accepted 0: raise it, as nothing was sent again', () => {
+		const { description } = rateLimitAdvice(tooMany('1'), {
+			...adaptive,
+			retries: 0,
+			turnedAway: 1,
+		});
+		expect(description).toMatch(
+			/^Raise Options → Retries When Not Accepted \(now 0\) to have the node wait and send a turned-away item again, or run this item again later\./,
+		);
+	});
+
+	it('a Retry-After longer than the node waits: run it after that wait, whatever the mode or the retries', () => {
+		for (const how of [adaptive, { ...adaptive, sending: 'batches' as const, batchSize: 50 }]) {
+			const { description } = rateLimitAdvice(tooMany('120'), how);
+			expect(description).toBe(
+				'Run this item again after that wait: the service asked to wait 120 s (Retry-After), longer than the 60 s this node waits. The service said: slow down',
+			);
+		}
+	});
+
+	it('leaves every other failure as it is', () => {
+		const refused = failureFromAnswer(
+			{ statusCode: 403, headers: {}, body: Buffer.from('') },
+			request,
+			now,
+		)!;
+		expect(rateLimitAdvice(refused, adaptive)).toBe(refused);
+		expect(rateLimitAdvice(askedToWait(120_000), adaptive)).toEqual(askedToWait(120_000));
+	});
+});
+
 const NGINX_503_PAGE =
 	'<html>\r\n<head><title>503 Service Temporarily Unavailable</title></head>\r\n<body>\r\n' +
 	'<center><h1>503 Service Temporarily Unavailable</h1></center>\r\n<hr><center>nginx/1.22.1</center>\r\n' +
@@ -171,12 +256,21 @@ describe('a 503 with Retry-After is a push-back: nothing was created, the item i
 			message: 'The service is unavailable for now (503), retry after 1 s',
 		});
 		expect(failure.description).toBe(
-			'Run this item again after that wait; Options → Retries When Not Accepted re-sends such items by itself. ' +
-				'A 503 with Retry-After says the request was not handled, so no run was created ' +
+			'A 503 with Retry-After says the request was not handled, so no run was created ' +
 				'(this answer came from nginx/1.22.1 (its Server header)). ' +
-				`If it happens often, send fewer requests at once (${BEHIND_A_PROXY_DOCS}). ` +
+				`What proxies and gateways answer: ${BEHIND_A_PROXY_DOCS}. ` +
 				'The answer was an HTML page titled “503 Service Temporarily Unavailable”.',
 		);
+	});
+
+	it('once the item fails, it is led by the advice that fits how it was sent, as a 429 is', () => {
+		const failure = answered(503, { ...NGINX_HEADERS, 'retry-after': '1' }, NGINX_503_PAGE);
+		const how = { sending: 'adaptive', batchSize: 1, retries: 5, turnedAway: 6 } as const;
+		const { description } = rateLimitAdvice(failure, how);
+		expect(description).toMatch(
+			/^Raise Options → Retries When Not Accepted \(now 5\), or run this item again later, .* A 503 with Retry-After says/,
+		);
+		expect(description).not.toMatch(/Sending|Adaptive|One at a Time|Fixed Batches|fewer requests/);
 	});
 
 	it('as an HTTP date: the wait is the time left until then', () => {
