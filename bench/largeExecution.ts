@@ -8,9 +8,10 @@
  * figures the issue gives for earlier commits, measured the same way.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 
 import { outputOf, runWorkflow } from '../dev/engine';
+import { kernelPeakRss } from './memory';
 import { elapsedMs } from './stats';
 import { LAST_NODE, failedItem, orderItem, sideWorkflow, useSnapshot } from './workload';
 
@@ -29,12 +30,6 @@ export interface LargeRun {
 export function measureLargeExecution(receiverUrl: string): LargeRun {
 	const args = ['--expose-gc', __filename, receiverUrl];
 	return JSON.parse(execFileSync(process.execPath, args, { encoding: 'utf8' })) as LargeRun;
-}
-
-function kernelPeakRss(): number {
-	const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
-	if (!match) throw new Error('No VmHWM in /proc/self/status');
-	return Number(match[1]) * 1024;
 }
 
 async function child(receiverUrl: string): Promise<void> {

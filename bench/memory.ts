@@ -68,7 +68,8 @@ function run(receiverUrl: string) {
 	return runWorkflow({ ...options, extraNodeTypes: { [SOURCE_TYPE]: source } });
 }
 
-function kernelPeakRss(): number {
+/** The process's peak resident memory so far, as the kernel counts it (VmHWM). */
+export function kernelPeakRss(): number {
 	const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
 	if (!match) throw new Error('No VmHWM in /proc/self/status');
 	return Number(match[1]) * 1024;

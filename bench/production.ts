@@ -9,7 +9,6 @@
  * a run that must meet a service afresh (n8n reads a credential from its database per execution).
  */
 import { execFileSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +18,7 @@ import { CREDENTIAL_TYPE } from '../credentials/common/credentialType';
 import type { WorkflowFile } from '../dev/exampleFiles';
 import { APPS, N8nInstance, setUpOwner } from '../dev/n8nApp';
 import { Rest } from '../e2e/support/rest';
+import { webhookNode } from '../e2e/support/workflows';
 import { elapsedMs } from './stats';
 import type { EngineSide } from './workload';
 import { SECRET, SNAPSHOT_DIR, WEBHOOK_PATH, sideNodes } from './workload';
@@ -44,21 +44,7 @@ function workflow(side: AppSide, url: string): WorkflowFile {
 		credentials: { [CREDENTIAL_TYPE]: CREDENTIALS[side] },
 	} as INode;
 	const nodes = [
-		{
-			id: 'bench-webhook',
-			name: 'Webhook',
-			type: 'n8n-nodes-base.webhook',
-			typeVersion: 2,
-			position: [0, 0],
-			webhookId: randomUUID(),
-			parameters: {
-				httpMethod: 'POST',
-				path: `bench-${side}`,
-				responseMode: 'lastNode',
-				responseData: 'allEntries',
-				options: {},
-			},
-		},
+		webhookNode('bench-webhook', `bench-${side}`),
 		{
 			id: 'bench-split',
 			name: 'Split Out',
