@@ -17,7 +17,7 @@ import {
 	stoppingError,
 	waitHint,
 } from './answer/nodeError';
-import { rateLimitAdvice } from './answer/serviceAnswer';
+import { rateLimitAdvice } from './answer/rateLimited';
 import type { Execution } from './request/settings';
 import { readOptions, readTarget } from './request/settings';
 import type { SendItem, Sending } from './sending/sending';

@@ -8,7 +8,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { Failure } from './answer/failure';
 import { MAX_RETRY_WAIT_MS, TriggerError } from './answer/failure';
 import { outputJson } from './answer/response';
-import { askedToWait } from './answer/serviceAnswer';
+import { askedToWait } from './answer/rateLimited';
 import { sendAttempt } from './request/attempt';
 import { previewItem } from './request/preview';
 import { bodyForItem } from './request/requestBody';

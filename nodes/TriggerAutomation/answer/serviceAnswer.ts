@@ -4,57 +4,14 @@
  * what to do first, then why (the clocks, what the service said). Only a 5xx may have created a
  * run: any other answer says the service did not accept the request.
  */
-import { isPlainObject } from '../../../credentials/common/plainObject';
 import { SIGNATURE_TOLERANCE_MS } from '../../../credentials/common/signature';
-import { LABELS, SENDING_MODES, inContext, inOptions } from '../description';
+import { inContext } from '../description';
 import type { Failure, RequestInfo } from './failure';
-import { MAX_RETRY_WAIT_MS, editorText } from './failure';
+import { editorText } from './failure';
 import type { RawResponse } from './response';
 import { headerValue } from './response';
+import { answerSaid, serviceSaid } from './serviceSaid';
 
-/** Where a JSON answer carries the service's own message, most specific first. */
-const MESSAGE_FIELDS = [
-	['message'],
-	['error', 'message'],
-	['error_description'],
-	['detail'],
-	['error'],
-	['title'],
-];
-
-const SAID_MAX_CHARACTERS = 500;
-
-/** The service's words: its message when the body is JSON (whatever its type), else the text. */
-function serviceMessage(response: RawResponse): string {
-	const text = response.body.toString('utf8');
-	let body: unknown;
-	try {
-		body = JSON.parse(text);
-	} catch {
-		return text;
-	}
-	if (typeof body === 'string') return body;
-	for (const path of MESSAGE_FIELDS) {
-		const value = path.reduce<unknown>(
-			(parent, key) => (isPlainObject(parent) ? parent[key] : undefined),
-			body,
-		);
-		if (typeof value === 'string' && value.trim() !== '') return value;
-	}
-	return text;
-}
-
-/** " The service said: …", as plain text the editor shows whole; empty when it said nothing. */
-function serviceSaid(response: RawResponse): string {
-	const text = editorText(serviceMessage(response));
-	if (text === '') return '';
-	const characters = Array.from(text);
-	const shown =
-		characters.length > SAID_MAX_CHARACTERS
-			? `${characters.slice(0, SAID_MAX_CHARACTERS).join('')}…`
-			: text;
-	return ` The service said: ${shown}`;
-}
 
 // Retry-After as delay-seconds (the other form is an HTTP date).
 const DELAY_SECONDS = /^\s*\d+\s*$/;
@@ -94,52 +51,6 @@ function signatureAdvice(response: RawResponse, signatureTimestamp: number | und
 	return `${COPY_SECRET}: ${skew}, but within the 5 minutes a signature is valid, so the secret is the likely cause ${clocks}`;
 }
 
-/** An item not sent: the service asked an earlier request to wait `waitMs` more, past the limit. */
-export function askedToWait(waitMs: number): Failure {
-	return {
-		code: 'rate_limited',
-		resend: false,
-		message: `Not sent: the service asked to wait ${Math.ceil(waitMs / 1000)} s more (Retry-After), longer than this node waits`,
-		description: `Run this item again after that wait. The service answered an earlier request with a Retry-After over ${MAX_RETRY_WAIT_MS / 1000} s; until it ends, nothing more is sent to it.`,
-	};
-}
-
-/** How an item the service turned away (429, 503 with Retry-After) was sent, until it failed. */
-export interface RateLimitedSending {
-	sending: 'adaptive' | 'batches';
-	/** Requests in flight together under Fixed Batches (1: One at a Time). */
-	batchSize: number;
-	/** Options → Retries When Not Accepted. */
-	retries: number;
-	/** This item's requests the service turned away. */
-	turnedAway: number;
-}
-
-/**
- * A push-back the item failed with (429, or 503 with Retry-After), its description led by the
- * advice that fits what happened: a wait
- * longer than the node waits (run later), the retries spent (raise them, or run later), and under
- * Fixed Batches with several requests at once, smaller batches. No advice names a mode not in use.
- */
-export function rateLimitAdvice(failure: Failure, how: RateLimitedSending): Failure {
-	if (failure.code !== 'rate_limited' || failure.pushBack === undefined) return failure;
-	const afterMs = failure.pushBack?.afterMs;
-	let advice: string;
-	if (afterMs !== undefined && afterMs > MAX_RETRY_WAIT_MS) {
-		advice = `Run this item again after that wait: the service asked to wait ${Math.ceil(afterMs / 1000)} s (Retry-After), longer than the ${MAX_RETRY_WAIT_MS / 1000} s this node waits.`;
-	} else {
-		const times = how.turnedAway === 1 ? 'once' : `${how.turnedAway} times`;
-		advice =
-			how.retries === 0
-				? `Raise ${inOptions(LABELS.retries)} (now 0) to have the node wait and send a turned-away item again, or run this item again later.`
-				: `Raise ${inOptions(LABELS.retries)} (now ${how.retries}), or run this item again later, when the service is less busy: it turned this item away ${times}.`;
-		if (how.sending === 'batches' && how.batchSize > 1) {
-			advice += ` ${SENDING_MODES.batches.name} sends ${how.batchSize} requests at once: fewer per batch (${inOptions(LABELS.batching, LABELS.batchSize)}) or a longer ${LABELS.batchInterval} keep under the service's limit.`;
-		}
-	}
-	const said = failure.description;
-	return { ...failure, description: said ? `${advice} ${said}` : advice };
-}
 
 /** Where operators read what proxies and gateways answer when they limit, and what the node does. */
 export const BEHIND_A_PROXY_DOCS =
@@ -164,24 +75,6 @@ export function answeredBy(response: RawResponse): string | undefined {
 		: `Envoy (its ${ENVOY_RATE_LIMITED} header)`;
 }
 
-const HTML_TYPE = /^\s*(text\/html|application\/xhtml\+xml)\b/i;
-const HTML_START = /^\s*(<!doctype html|<html)/i;
-const HTML_TITLE = /<title[^>]*>([^<]*)<\/title>/i;
-
-/**
- * What the answer said, for a 5xx: a proxy's or gateway's error page is an HTML page, whose text
- * quoted on one line reads as markup; its title says what it is.
- */
-function answerSaid(response: RawResponse): string {
-	const type = headerValue(response.headers, 'content-type') ?? '';
-	const start = response.body.subarray(0, 512).toString('utf8');
-	if (!HTML_TYPE.test(type) && !HTML_START.test(start)) return serviceSaid(response);
-	const title = editorText(HTML_TITLE.exec(response.body.toString('utf8'))?.[1] ?? '');
-	const shown = Array.from(title).slice(0, SAID_MAX_CHARACTERS).join('');
-	return shown === ''
-		? ' The answer was an HTML page.'
-		: ` The answer was an HTML page titled “${shown}”.`;
-}
 
 /**
  * A 503 without a Retry-After the node can read: the service may have failed after creating the

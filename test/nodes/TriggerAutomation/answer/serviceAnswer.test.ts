@@ -3,15 +3,14 @@ import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import type { RateLimitedSending } from '../../../../nodes/TriggerAutomation/answer/serviceAnswer';
 import { PACKAGE_DIR } from '../../../../dev/packageDir';
+import type { RateLimitedSending } from '../../../../nodes/TriggerAutomation/answer/rateLimited';
+import { askedToWait, rateLimitAdvice } from '../../../../nodes/TriggerAutomation/answer/rateLimited';
 import {
 	BEHIND_A_PROXY_DOCS,
 	answeredBy,
-	askedToWait,
 	failureFromAnswer,
 	parseRetryAfter,
-	rateLimitAdvice,
 } from '../../../../nodes/TriggerAutomation/answer/serviceAnswer';
 
 const now = Date.parse('2026-11-21T10:00:00Z');
