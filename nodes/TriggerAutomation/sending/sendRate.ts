@@ -40,9 +40,8 @@ export class SendRate {
 		if (this.pauseMs > 0) this.resume();
 		if (this.perSecond === Number.POSITIVE_INFINITY) return 0;
 		const burst = Math.max(2, (this.perSecond * BURST_MS) / 1000);
-		// Refilling stops at the burst; what `restart` saved up above it is spent first.
 		const refilled = this.tokens + ((now - this.refilledAt) * this.perSecond) / 1000;
-		this.tokens = Math.max(this.tokens, Math.min(burst, refilled));
+		this.tokens = Math.min(burst, refilled);
 		this.refilledAt = now;
 		if (this.tokens < 1) {
 			this.heldBackAt = now;
@@ -86,13 +85,9 @@ export class SendRate {
 
 	/**
 	 * Executions send after a time with none: counting starts again (that time is no rate the
-	 * service set), and up to a second of it is saved up, as a rate limit's bucket refills.
+	 * service set). Nothing of it is saved up: the rate learned goes on (docs/sending.md).
 	 */
 	restart(now: number): void {
-		if (this.perSecond !== Number.POSITIVE_INFINITY && now >= this.pausedUntil) {
-			const idle = ((now - this.refilledAt) * this.perSecond) / 1000;
-			[this.tokens, this.refilledAt] = [Math.min(this.perSecond, this.tokens + idle), now];
-		}
 		this.count(now);
 	}
 
