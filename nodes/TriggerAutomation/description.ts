@@ -1,6 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { MAX_IN_FLIGHT } from './sending/serviceGate';
+/**
+ * Sending → Adaptive: requests at once to one service from one n8n process. It bounds what a first
+ * burst sends before the first 429 is read, and lets one execution of 200 items go at once, as the
+ * HTTP Request node does (docs/sending.md, the figures).
+ */
+export const MAX_IN_FLIGHT = 256;
 
 /** The labels the editor shows; error messages name the fields with the same words. */
 export const LABELS = {
@@ -54,8 +59,7 @@ export type ContextMode = keyof typeof CONTEXT_MODES;
 export const SENDING_MODES = {
 	adaptive: {
 		name: 'Adaptive',
-		description:
-			`As fast as the service accepts, shared by the executions sending to it (up to ${MAX_IN_FLIGHT} requests at once); after a 429 it waits, then follows the rate the service accepts as it moves; runs may start out of item order`,
+		description: `As fast as the service accepts, shared by the executions sending to it (up to ${MAX_IN_FLIGHT} requests at once); after a 429 it waits, then follows the rate the service accepts as it moves; runs may start out of item order`,
 	},
 	batches: {
 		name: 'Fixed Batches',

@@ -6,12 +6,11 @@ import { sleep } from 'n8n-workflow';
 
 import type { Failure } from '../answer/failure';
 import { MAX_RETRY_WAIT_MS } from '../answer/failure';
+import { MAX_IN_FLIGHT } from '../description';
 import type { Attempt } from '../request/attempt';
 import { SendRate } from './sendRate';
 import type { Pace, Sent } from './sending';
 
-/** Requests at once to one service: bounds what a burst sends before a busy process reads a 429. */
-export const MAX_IN_FLIGHT = 128;
 /** Starts per turn of the event loop: between them it reads answers, so a 429 is heard early. */
 export const STARTS_PER_TURN = 8;
 

@@ -6,10 +6,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { MAX_RETRY_WAIT_MS } from '../../../../nodes/TriggerAutomation/answer/failure';
+import { MAX_IN_FLIGHT } from '../../../../nodes/TriggerAutomation/description';
 import type { Attempt } from '../../../../nodes/TriggerAutomation/request/attempt';
 import {
 	ExecutionLane,
-	MAX_IN_FLIGHT,
 	STARTS_PER_TURN,
 } from '../../../../nodes/TriggerAutomation/sending/serviceGate';
 import { rateLimited } from '../../../support/failures';
@@ -187,10 +187,12 @@ describe('ServiceGate', () => {
 		const service = newService();
 		const first = new ExecutionLane(service, undefined);
 		const log: string[] = [];
-		const failing = Array.from({ length: MAX_IN_FLIGHT }, async () =>
-			await first
-				.attempt(async () => await Promise.reject(new Error('no answer')))
-				.catch((error: Error) => error.message),
+		const failing = Array.from(
+			{ length: MAX_IN_FLIGHT },
+			async () =>
+				await first
+					.attempt(async () => await Promise.reject(new Error('no answer')))
+					.catch((error: Error) => error.message),
 		);
 		await vi.advanceTimersByTimeAsync(1000);
 		expect(await Promise.all(failing)).toEqual(Array(MAX_IN_FLIGHT).fill('no answer'));
