@@ -65,6 +65,34 @@ function service(receiver: Receiver) {
 	});
 }
 
+/** The service behind one nginx per scenario: started and stopped in one place each. */
+function limitedService() {
+	const receiver = new Receiver();
+	const proxies: RunningNginx[] = [];
+	return {
+		receiver,
+		proxies,
+		async start() {
+			await receiver.start();
+			service(receiver);
+			for (const scenario of SCENARIOS) {
+				proxies.push(await startNginx({ upstream: receiver.url, ...scenario.nginx }));
+			}
+		},
+		async stop() {
+			await Promise.all(proxies.map(async (proxy) => await proxy.stop()));
+			await receiver.stop();
+		},
+	};
+}
+
+/** Each scenario with its index and the rule its test proves. */
+const CASES = SCENARIOS.map((scenario, index) => ({
+	...scenario,
+	index,
+	rule: scenario.allAccepted ? ALL_ONCE : SOME_REFUSED,
+}));
+
 function acceptedMessages(receiver: Receiver, path: string): string[] {
 	return receiver.requests
 		.filter((request) => request.path === path)
@@ -105,28 +133,11 @@ function expectEnds(
 }
 
 describe("n8n's engine behind the real nginx, limiting the rate", () => {
-	const receiver = new Receiver();
-	const proxies: RunningNginx[] = [];
+	const { receiver, proxies, start, stop } = limitedService();
+	beforeAll(start);
+	afterAll(stop);
 
-	beforeAll(async () => {
-		await receiver.start();
-		service(receiver);
-		for (const scenario of SCENARIOS) {
-			proxies.push(await startNginx({ upstream: receiver.url, ...scenario.nginx }));
-		}
-	});
-	afterAll(async () => {
-		await Promise.all(proxies.map(async (proxy) => await proxy.stop()));
-		await receiver.stop();
-	});
-
-	it.each(
-		SCENARIOS.map((scenario, index) => ({
-			...scenario,
-			index,
-			rule: scenario.allAccepted ? ALL_ONCE : SOME_REFUSED,
-		})),
-	)('$name: $rule', async (scenario) => {
+	it.each(CASES)('$name: $rule', async (scenario) => {
 		const path = `/s${scenario.index}/webhooks/cloud/${AUTOMATION}`;
 		const webhookUrl = `${proxies[scenario.index].url}${path}`;
 		const runs = await Promise.all(
@@ -153,8 +164,7 @@ describe("n8n's engine behind the real nginx, limiting the rate", () => {
 
 describe('n8n 2.x behind the real nginx, limiting the rate', () => {
 	const app = APPS['n8n-2'];
-	const receiver = new Receiver();
-	const proxies: RunningNginx[] = [];
+	const { receiver, proxies, start, stop } = limitedService();
 	let n8n: N8nInstance;
 	let rest: Rest;
 	const workflows = SCENARIOS.map((scenario, index) => {
@@ -192,12 +202,8 @@ describe('n8n 2.x behind the real nginx, limiting the rate', () => {
 	});
 
 	beforeAll(async () => {
-		await receiver.start();
+		await start();
 		await large.start();
-		service(receiver);
-		for (const scenario of SCENARIOS) {
-			proxies.push(await startNginx({ upstream: receiver.url, ...scenario.nginx }));
-		}
 		n8n = new N8nInstance(app);
 		n8n.installPackage();
 		await n8n.import('credentials', [
@@ -219,8 +225,7 @@ describe('n8n 2.x behind the real nginx, limiting the rate', () => {
 	afterAll(async () => {
 		await n8n?.stop();
 		n8n?.dispose();
-		await Promise.all(proxies.map(async (proxy) => await proxy.stop()));
-		await receiver.stop();
+		await stop();
 		await large.stop();
 	});
 
@@ -235,13 +240,7 @@ describe('n8n 2.x behind the real nginx, limiting the rate', () => {
 		expect(request.bytesSent).toBeLessThan(LARGE_ANSWER_BYTES / 10);
 	});
 
-	it.each(
-		SCENARIOS.map((scenario, index) => ({
-			...scenario,
-			index,
-			rule: scenario.allAccepted ? ALL_ONCE : SOME_REFUSED,
-		})),
-	)('$name: $rule', async (scenario) => {
+	it.each(CASES)('$name: $rule', async (scenario) => {
 		const { id, path } = workflows[scenario.index];
 		const ids = await Promise.all(
 			Array.from({ length: EXECUTIONS }, async () => await rest.runManually(id)),
