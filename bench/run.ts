@@ -8,7 +8,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 
 import type { DefaultsResult, Scenario } from './defaults';
@@ -356,6 +356,8 @@ async function main(): Promise<void> {
 	const wants = (part: string) => options.only === undefined || options.only.has(part);
 	const started = process.hrtime.bigint();
 	const stealStart = stealSeconds();
+	// Other work on the machine, said rather than assumed: a loaded machine makes timings noisy.
+	const [loadBefore] = loadavg();
 	const commit = git('rev-parse', '--short', 'HEAD');
 	const dirty = git('status', '--porcelain', '--', 'nodes', 'credentials') !== '';
 	takeSnapshot();
@@ -385,7 +387,7 @@ async function main(): Promise<void> {
 		: '`npm run bench` (builds dist/ and the bench, runs .dev-dist/bench/run.js, writes this file)';
 	const report = `# Benchmarks
 
-Run ${new Date().toISOString()} on ${cpus()[0]?.model.trim()}, ${cpus().length} cores, ${num(totalmem() / 2 ** 30)} GiB RAM, Node.js ${process.version} (the n8n app on its own Node.js, below); package built from commit ${commit}${dirty ? ' with uncommitted changes in nodes/ or credentials/' : ''}. Command: ${command}; it took ${num(wallS)} s after the build; the hypervisor gave ${num(stealS)} of the machine's ${num(cpus().length * wallS)} CPU-s to other machines (steal)${stealS > 0.05 * wallS ? ', so absolute figures are noisy: the ratios compare sides that ran back to back' : ''}. The machine is shared: other work ran beside the bench, so timings are noisy.
+Run ${new Date().toISOString()} on ${cpus()[0]?.model.trim()}, ${cpus().length} cores, ${num(totalmem() / 2 ** 30)} GiB RAM, Node.js ${process.version} (the n8n app on its own Node.js, below); package built from commit ${commit}${dirty ? ' with uncommitted changes in nodes/ or credentials/' : ''}. Command: ${command}; it took ${num(wallS)} s after the build; the hypervisor gave ${num(stealS)} of the machine's ${num(cpus().length * wallS)} CPU-s to other machines (steal)${stealS > 0.05 * wallS ? ', so absolute figures are noisy: the ratios compare sides that ran back to back' : ''}. Load average (1 min) as the bench started, before its own load: ${loadBefore.toFixed(2)} on ${cpus().length} cores.
 
 Every figure is the median of its runs, min–max in brackets; a ratio is taken per run (the sides ran back to back in one round, in rotated order) and its median reported. Only 127.0.0.1 is used.
 
@@ -394,6 +396,8 @@ Every figure is the median of its runs, min–max in brackets; a ratio is taken 
 ${table(['Measurement', 'Result', 'Target', 'Status'], summary)}
 
 ${parts.map((part) => part.section.trim()).join('\n\n')}
+
+${readFileSync(join(PACKAGE_DIR, 'bench', 'adaptiveParts.md'), 'utf8').trim()}
 `;
 	if (!options.only) writeFileSync(join(PACKAGE_DIR, 'BENCHMARKS.md'), report);
 	process.stdout.write(report);
