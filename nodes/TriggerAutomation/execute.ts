@@ -90,8 +90,7 @@ export async function triggerAutomations(this: IExecuteFunctions): Promise<INode
 		const pace = tally.count(sharedPace);
 		try {
 			// Accepted by an earlier try of this pass (Retry On Fail, n8n's Retry): passed on, not sent.
-			const json =
-				accepted?.earlier(itemIndex) ?? (await triggerItem(execution, itemIndex, pace));
+			const json = accepted?.earlier(itemIndex) ?? (await triggerItem(execution, itemIndex, pace));
 			if (json === undefined) return undefined;
 			accepted?.accepted(itemIndex, json);
 			return { itemIndex, json };

@@ -12,7 +12,6 @@ import type { RawResponse } from './response';
 import { headerValue } from './response';
 import { answerSaid, serviceSaid } from './serviceSaid';
 
-
 // Retry-After as delay-seconds (the other form is an HTTP date).
 const DELAY_SECONDS = /^\s*\d+\s*$/;
 
@@ -51,7 +50,6 @@ function signatureAdvice(response: RawResponse, signatureTimestamp: number | und
 	return `${COPY_SECRET}: ${skew}, but within the 5 minutes a signature is valid, so the secret is the likely cause ${clocks}`;
 }
 
-
 /** Where operators read what proxies and gateways answer when they limit, and what the node does. */
 export const BEHIND_A_PROXY_DOCS =
 	'https://github.com/automation-service/n8n-nodes-automation-service/blob/main/docs/behind-a-proxy.md';
@@ -74,7 +72,6 @@ export function answeredBy(response: RawResponse): string | undefined {
 		? undefined
 		: `Envoy (its ${ENVOY_RATE_LIMITED} header)`;
 }
-
 
 /**
  * A 503 without a Retry-After the node can read: the service may have failed after creating the
@@ -128,14 +125,15 @@ export function failureFromAnswer(
 ): Failure | undefined {
 	const status = response.statusCode;
 	if (status >= 200 && status < 300) return undefined;
-	const refused = { httpCode: String(status), resend: false } as const;
+	// What every failure told by an answer has: its status, and no re-send unless said below.
+	const answered = { httpCode: String(status), resend: false } as const;
 	const retryAfter = headerValue(response.headers, 'retry-after');
 	const pushBack = { afterMs: parseRetryAfter(retryAfter, now) };
 	const said = serviceSaid(response);
 	if (status >= 300 && status < 400) {
 		const location = headerValue(response.headers, 'location') ?? '(no Location header)';
 		return {
-			...refused,
+			...answered,
 			code: 'redirected',
 			message: `The service answered with a redirect (${status}) to ${location}`,
 			description:
@@ -145,7 +143,7 @@ export function failureFromAnswer(
 	}
 	if (status === 401 || status === 403) {
 		return {
-			...refused,
+			...answered,
 			code: 'signature_rejected',
 			message: `The service rejected the signature (${status})`,
 			description: `${signatureAdvice(response, request.signatureTimestamp)}${said}`,
@@ -153,7 +151,7 @@ export function failureFromAnswer(
 	}
 	if (status === 404) {
 		return {
-			...refused,
+			...answered,
 			code: 'automation_not_found',
 			message: `No automation found for id "${request.automationId}" (404)`,
 			description:
@@ -163,7 +161,7 @@ export function failureFromAnswer(
 	}
 	if (status === 413) {
 		return {
-			...refused,
+			...answered,
 			code: 'body_too_large',
 			message: `The request body is too large for the service (413): ${request.bodyBytes} bytes`,
 			description: `Send less context for this item, e.g. with ${inContext('selectedFields')}.${said}`,
@@ -171,7 +169,7 @@ export function failureFromAnswer(
 	}
 	if (status === 429) {
 		return {
-			...refused,
+			...answered,
 			code: 'rate_limited',
 			resend: true,
 			pushBack,
@@ -182,7 +180,7 @@ export function failureFromAnswer(
 	}
 	if (status === 400 || status === 422) {
 		return {
-			...refused,
+			...answered,
 			code: 'body_rejected',
 			message: `The service rejected the request body (${status})`,
 			description: `Check the message and context of this item.${said}`,
@@ -195,7 +193,7 @@ export function failureFromAnswer(
 		const told = answerSaid(response);
 		const hint = status === 503 ? limiterHint(response, retryAfter) : '';
 		return {
-			...refused,
+			...answered,
 			code: 'may_have_run',
 			pushBack: status === 503 ? pushBack : undefined,
 			message: `The service failed to handle the request (${status})`,
@@ -203,7 +201,7 @@ export function failureFromAnswer(
 		};
 	}
 	return {
-		...refused,
+		...answered,
 		code: 'service_refused',
 		message: `The service refused the request (${status})`,
 		description: `Check the credential's webhook URL and this item's data.${said}`,
