@@ -179,7 +179,7 @@ async function throughputPart(): Promise<Part> {
 	const [packageCode, bareCode, , engine] = CPU_GROUPS;
 	const ownMore = cpu.node[packageCode] + cpu.node[engine] - cpu.bare[bareCode] - cpu.bare[engine];
 	const bareNote = vsBare.some((r) => r.median < TARGET.bare)
-		? `\nWhere Trigger Automation ÷ bare node is below ${TARGET.bare}×: the profile charges ${num((100 * ownMore) / total('node'))}% of Trigger Automation's CPU per item to what it does beyond the bare node (Options → Timeout, parameters read per item, the credential call, the answer parsed into the output item); the min–max of the per-run ratios above shows how far runs of one round differ on this machine.\n`
+		? `\nWhere Trigger Automation ÷ bare node is below ${TARGET.bare}×: the profile charges ${num((100 * ownMore) / total('node'))}% of Trigger Automation's CPU per item to what it does beyond the bare node (Options → Timeout, parameters read per item, the credential call, the answer parsed into the output item). Its answer is read as a stream, kept up to 1 MiB, where the bare node has n8n read it whole: that costs in n8n's HTTP helper and sockets (a scratch copy of f45abef reading answers whole: CPU per item, bare ÷ Trigger Automation, 0.87× against 0.74–0.75×, one run each on a quiet machine; reading the stream by events instead of an async iterator gained nothing). The min–max of the per-run ratios above shows how far runs of one round differ on this machine.\n`
 		: '';
 	return {
 		checks,
