@@ -7,3 +7,13 @@ export const rateLimited = (afterMs?: number): Failure => ({
 	resend: true,
 	pushBack: { afterMs },
 });
+
+/** The clock and the request the answer tests describe failures against. */
+export const ANSWERED_AT = Date.parse('2026-11-21T10:00:00Z');
+export const ANSWERED_REQUEST = {
+	url: 'http://127.0.0.1:5678/webhooks/cloud/auto-7',
+	automationId: 'auto-7',
+	signatureTimestamp: ANSWERED_AT,
+	bodyBytes: 42,
+	timeoutMs: 30_000,
+};

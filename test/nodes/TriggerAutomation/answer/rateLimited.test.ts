@@ -6,15 +6,10 @@ import {
 	rateLimitAdvice,
 } from '../../../../nodes/TriggerAutomation/answer/rateLimited';
 import { failureFromAnswer } from '../../../../nodes/TriggerAutomation/answer/serviceAnswer';
+import { ANSWERED_AT, ANSWERED_REQUEST } from '../../../support/failures';
 
-const now = Date.parse('2026-11-21T10:00:00Z');
-const request = {
-	url: 'http://127.0.0.1:5678/webhooks/cloud/auto-7',
-	automationId: 'auto-7',
-	signatureTimestamp: now,
-	bodyBytes: 42,
-	timeoutMs: 30_000,
-};
+const now = ANSWERED_AT;
+const request = ANSWERED_REQUEST;
 
 describe('an item not sent because the service asked to wait longer than the node waits', () => {
 	it('is rate_limited, never re-sent, and says the wait left in whole seconds, rounded up', () => {

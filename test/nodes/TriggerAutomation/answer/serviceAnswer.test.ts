@@ -11,15 +11,10 @@ import {
 	failureFromAnswer,
 	parseRetryAfter,
 } from '../../../../nodes/TriggerAutomation/answer/serviceAnswer';
+import { ANSWERED_AT, ANSWERED_REQUEST } from '../../../support/failures';
 
-const now = Date.parse('2026-11-21T10:00:00Z');
-const request = {
-	url: 'http://127.0.0.1:5678/webhooks/cloud/auto-7',
-	automationId: 'auto-7',
-	signatureTimestamp: now,
-	bodyBytes: 42,
-	timeoutMs: 30_000,
-};
+const now = ANSWERED_AT;
+const request = ANSWERED_REQUEST;
 
 describe('Retry-After (429): delta-seconds or an HTTP date', () => {
 	it('reads seconds', () => {
