@@ -3,7 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 /**
  * Sending → Adaptive: requests at once to one service from one n8n process. It bounds what a first
  * burst sends before the first 429 is read, and lets one execution of 200 items go at once, as the
- * HTTP Request node does (docs/sending.md, the figures).
+ * HTTP Request node does (the figures: BENCHMARKS.md, What each part of Adaptive sending buys).
  */
 export const MAX_IN_FLIGHT = 256;
 

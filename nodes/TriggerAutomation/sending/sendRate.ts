@@ -2,7 +2,8 @@
  * When the next request to one service may start, under Sending → Adaptive: no limit until the
  * service pushes back, then a pause (the Retry-After asked for, or a short one), a rate learned from
  * what it accepted, and growth while every start is accepted. Every time is passed in, so the rules
- * are tested with a clock the test controls. Why each rule: docs/sending.md.
+ * are tested with a clock the test controls. Why each rule: docs/sending.md; the figure that keeps
+ * each: BENCHMARKS.md, What each part of Adaptive sending buys.
  */
 
 /** The pause after a push-back without Retry-After: the service's queue drains meanwhile. */
@@ -85,7 +86,8 @@ export class SendRate {
 
 	/**
 	 * Executions send after a time with none: counting starts again (that time is no rate the
-	 * service set). Nothing of it is saved up: the rate learned goes on (docs/sending.md).
+	 * service set). Nothing of it is saved up: the rate learned goes on (BENCHMARKS.md
+	 * has the figure).
 	 */
 	restart(now: number): void {
 		this.count(now);
