@@ -7,6 +7,12 @@ import type { INodeProperties } from 'n8n-workflow';
  */
 export const MAX_IN_FLIGHT = 256;
 
+/**
+ * The most Retries When Not Accepted: over an hour of turn-aways at Retry-After: 1. Above it the
+ * node says so; the editor's field has no maximum, so it never cuts a typed number silently.
+ */
+export const MAX_RETRIES = 5000;
+
 /** The labels the editor shows; error messages name the fields with the same words. */
 export const LABELS = {
 	message: 'Message',
@@ -199,10 +205,9 @@ export const nodeProperties: INodeProperties[] = [
 				displayName: LABELS.retries,
 				name: 'retries',
 				type: 'number',
-				typeOptions: { minValue: 0, maxValue: 10 },
+				typeOptions: { minValue: 0 },
 				default: 5,
-				description:
-					'How often to re-send, freshly signed, a request the service provably did not accept (connection refused, or 429 Too Many Requests after its Retry-After, at most 60 s) while it accepted no other request: waiting for a turn costs none. Other failures are never re-sent, so no run is created twice.',
+				description: `How often to re-send, freshly signed, a request the service provably did not accept (connection refused, 429, or 503 with Retry-After; after its Retry-After, at most 60 s) while it accepted no other request: waiting for a turn costs none. To wait out a busy spell, allow about one per second of it (120: 2 minutes at Retry-After: 1), up to ${MAX_RETRIES}. Other failures are never re-sent, so no run is created twice.`,
 			},
 			{
 				displayName: LABELS.sending,

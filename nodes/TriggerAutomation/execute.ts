@@ -96,9 +96,13 @@ export async function triggerAutomations(this: IExecuteFunctions): Promise<INode
 			return { itemIndex, json };
 		} catch (error) {
 			if (!(error instanceof TriggerError)) return { itemIndex, error };
-			// A batch is never larger than the items there are.
-			const atOnce = Math.min(batchSize, items.length);
-			const how = { sending, batchSize: atOnce, retries, turnedAway: pace.turnedAway };
+			const how = {
+				sending,
+				atOnce: tally.mostInFlight,
+				retries,
+				turnedAway: pace.turnedAway,
+				spentMs: pace.firstSentAt === undefined ? 0 : Date.now() - pace.firstSentAt,
+			};
 			return { itemIndex, error: new TriggerError(rateLimitAdvice(error.failure, how)) };
 		}
 	};

@@ -120,6 +120,11 @@ export function editorShows(description: string): string {
 	return element.textContent;
 }
 
+/** A description as the editor's text shows it when all goes well: the node's own links by their text. */
+export function withLinksAsText(description: string): string {
+	return description.replace(/<a href="[^"]*" target="_blank">([^<]*)<\/a>/g, '$1');
+}
+
 /** Text a service or n8n might send: tags the editor drops, entities it reads, a code span. */
 export const MARKUP =
 	'signs "<t>.<body>" with the same t; &lt;b&gt; & `t` <!-- x --> a < b > c <p>end';

@@ -10,7 +10,7 @@ import type { Failure, RequestInfo } from './failure';
 import { editorText } from './failure';
 import type { RawResponse } from './response';
 import { headerValue } from './response';
-import { answerSaid, serviceSaid } from './serviceSaid';
+import { answerSaid, isHtmlPage, serviceSaid } from './serviceSaid';
 
 // Retry-After as delay-seconds (the other form is an HTTP date).
 const DELAY_SECONDS = /^\s*\d+\s*$/;
@@ -54,42 +54,66 @@ function signatureAdvice(response: RawResponse, signatureTimestamp: number | und
 export const BEHIND_A_PROXY_DOCS =
 	'https://github.com/automation-service/n8n-nodes-automation-service/blob/main/docs/behind-a-proxy.md';
 
+/**
+ * The docs page as a link the editor shows (its sanitizers keep `a` with `href` and `target`);
+ * read as text (the item's JSON, logs), the address stays in sight.
+ */
+export const BEHIND_A_PROXY_LINK = `<a href="${BEHIND_A_PROXY_DOCS}" target="_blank">docs/behind-a-proxy.md</a>`;
+
 const ANSWERED_BY_MAX_CHARACTERS = 80;
 
 /** Envoy's rate limit filters mark their refusals with this header and send no `Server`. */
 const ENVOY_RATE_LIMITED = 'x-envoy-ratelimited';
 
-/** Who answered, as the answer says: "nginx/1.22.1 (its Server header)"; undefined if it does not. */
-export function answeredBy(response: RawResponse): string | undefined {
-	for (const header of ['server', 'via']) {
-		const value = editorText(headerValue(response.headers, header) ?? '');
+/** Who answered, as the answer names itself ("nginx/1.22.1"), and in which header. */
+function answerer(response: RawResponse): { name: string; header: string } | undefined {
+	for (const header of ['Server', 'Via']) {
+		const value = editorText(headerValue(response.headers, header.toLowerCase()) ?? '');
 		if (value !== '') {
-			const shown = Array.from(value).slice(0, ANSWERED_BY_MAX_CHARACTERS).join('');
-			return `${shown} (its ${header === 'server' ? 'Server' : 'Via'} header)`;
+			return { name: Array.from(value).slice(0, ANSWERED_BY_MAX_CHARACTERS).join(''), header };
 		}
 	}
 	return headerValue(response.headers, ENVOY_RATE_LIMITED) === undefined
 		? undefined
-		: `Envoy (its ${ENVOY_RATE_LIMITED} header)`;
+		: { name: 'Envoy', header: ENVOY_RATE_LIMITED };
+}
+
+/** Who answered, as the answer says: "nginx/1.22.1 (its Server header)"; undefined if it does not. */
+export function answeredBy(response: RawResponse): string | undefined {
+	const by = answerer(response);
+	return by && `${by.name} (its ${by.header} header)`;
 }
 
 /**
  * A 503 without a Retry-After the node can read: the service may have failed after creating the
  * run, or a rate limiter in front of it refused the request (nginx's limit_req answers 503 by
- * default); nothing in the answer tells them apart. The sentence says how to make it tell.
+ * default); nothing in the answer tells them apart. The sentence says first how to make it tell.
  */
 function limiterHint(response: RawResponse, retryAfter: string | undefined): string {
 	const by = answeredBy(response);
-	const from = by === undefined ? '' : ` (this answer came from ${by})`;
 	const unreadable =
 		retryAfter === undefined || retryAfter.trim() === ''
 			? ''
 			: ` Its Retry-After, “${editorText(retryAfter).slice(0, 40)}”, is neither seconds nor a date.`;
 	return (
-		`A proxy or gateway in front of the service may have refused the request for its rate limit${from}, ` +
-		'and then no run was created: have it answer 429 (nginx: limit_req_status 429;) or add a Retry-After header to its 503, ' +
-		`and this node waits and sends such items again itself (${BEHIND_A_PROXY_DOCS}).${unreadable}`
+		'If a proxy or gateway in front of the service limits its rate, have it answer 429 (nginx: limit_req_status 429;) ' +
+		`or add a Retry-After to its 503, and this node waits and sends such items again itself (${BEHIND_A_PROXY_LINK}). ` +
+		`Its limit may have refused this request${by === undefined ? '' : ` (the answer came from ${by})`}, and then no run was created.${unreadable}`
 	);
+}
+
+/**
+ * Who failed a 5xx, for its title: a proxy or gateway when the answer is its own error page (an HTML
+ * page from a server that names itself), else the service.
+ */
+function failedAt(response: RawResponse, status: number): string {
+	const by = answerer(response);
+	if (by === undefined || !isHtmlPage(response)) {
+		return `The service failed to handle the request (${status})`;
+	}
+	return status === 503
+		? `${by.name} in front of the service refused the request (503)`
+		: `${by.name} in front of the service answered ${status} instead of it`;
 }
 
 /**
@@ -97,23 +121,19 @@ function limiterHint(response: RawResponse, retryAfter: string | undefined): str
  * proxy's rate limiter or a service in maintenance says it. No run was created, so it is a
  * push-back like a 429 with one: the pace waits, and the item is re-sent.
  */
-function unavailableForNow(
-	response: RawResponse,
-	retryAfter: string,
-	pushBack: { afterMs?: number },
-): Failure {
+function unavailableForNow(response: RawResponse, pushBack: { afterMs?: number }): Failure {
 	const by = answeredBy(response);
-	const seconds = DELAY_SECONDS.test(retryAfter) ? ' s' : '';
 	return {
 		httpCode: '503',
 		code: 'rate_limited',
 		resend: true,
 		pushBack,
-		message: `The service is unavailable for now (503), retry after ${retryAfter.trim()}${seconds}`,
+		// What came of it (the wait too long, the retries spent) is said once it failed: rateLimitAdvice.
+		message: 'The service is unavailable for now (503)',
 		// What to do depends on how the item was sent: rateLimitAdvice, once it has failed.
 		description:
 			`A 503 with Retry-After says the request was not handled, so no run was created${by === undefined ? '' : ` (this answer came from ${by})`}. ` +
-			`What proxies and gateways answer: ${BEHIND_A_PROXY_DOCS}.${answerSaid(response)}`,
+			`What proxies and gateways answer: ${BEHIND_A_PROXY_LINK}.${answerSaid(response)}`,
 	};
 }
 
@@ -173,7 +193,8 @@ export function failureFromAnswer(
 			code: 'rate_limited',
 			resend: true,
 			pushBack,
-			message: `Rate limited by the service (429)${retryAfter === undefined ? '' : `, retry after ${retryAfter.trim()}${DELAY_SECONDS.test(retryAfter) ? ' s' : ''}`}`,
+			// What came of it (the wait too long, the retries spent) is said once it failed: rateLimitAdvice.
+			message: 'Rate limited by the service (429)',
 			// What to do depends on how the item was sent: rateLimitAdvice, once it has failed.
 			description: said.trim() || undefined,
 		};
@@ -187,7 +208,7 @@ export function failureFromAnswer(
 		};
 	}
 	if (status === 503 && pushBack.afterMs !== undefined) {
-		return unavailableForNow(response, retryAfter!, pushBack);
+		return unavailableForNow(response, pushBack);
 	}
 	if (status >= 500) {
 		const told = answerSaid(response);
@@ -196,7 +217,7 @@ export function failureFromAnswer(
 			...answered,
 			code: 'may_have_run',
 			pushBack: status === 503 ? pushBack : undefined,
-			message: `The service failed to handle the request (${status})`,
+			message: failedAt(response, status),
 			description: `${hint}${told}`.trim() || undefined,
 		};
 	}

@@ -56,14 +56,19 @@ const HTML_TYPE = /^\s*(text\/html|application\/xhtml\+xml)\b/i;
 const HTML_START = /^\s*(<!doctype html|<html)/i;
 const HTML_TITLE = /<title[^>]*>([^<]*)<\/title>/i;
 
+/** Whether the answer is an HTML page (by its type, or by how its body starts). */
+export function isHtmlPage(response: RawResponse): boolean {
+	const type = headerValue(response.headers, 'content-type') ?? '';
+	const start = response.body.subarray(0, 512).toString('utf8');
+	return HTML_TYPE.test(type) || HTML_START.test(start);
+}
+
 /**
  * What the answer said, for a 5xx: a proxy's or gateway's error page is an HTML page, whose text
  * quoted on one line reads as markup; its title says what it is.
  */
 export function answerSaid(response: RawResponse): string {
-	const type = headerValue(response.headers, 'content-type') ?? '';
-	const start = response.body.subarray(0, 512).toString('utf8');
-	if (!HTML_TYPE.test(type) && !HTML_START.test(start)) return serviceSaid(response);
+	if (!isHtmlPage(response)) return serviceSaid(response);
 	const title = editorText(HTML_TITLE.exec(response.body.toString('utf8'))?.[1] ?? '');
 	const shown = Array.from(title).slice(0, SAID_MAX_CHARACTERS).join('');
 	return shown === ''

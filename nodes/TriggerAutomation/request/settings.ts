@@ -17,7 +17,7 @@ import type { WebhookTarget } from '../../../credentials/common/webhookUrl';
 import { parseWebhookUrl } from '../../../credentials/common/webhookUrl';
 import { badInput } from '../answer/failure';
 import type { SendingMode } from '../description';
-import { DEFAULTS, LABELS, SENDING_MODES, inOptions } from '../description';
+import { DEFAULTS, LABELS, MAX_RETRIES, SENDING_MODES, inOptions } from '../description';
 
 /** The longest a timer can wait: a longer delay would fire at once. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -96,7 +96,7 @@ export function readOptions(ctx: IExecuteFunctions, itemCount: number): NodeOpti
 		timeoutMs: whole(options.timeout, DEFAULTS.timeoutMs, LABELS.timeout, 1, MAX_TIMER_MS),
 		includeHeaders: options.fullResponse === true,
 		ignoreSsl: options.allowUnauthorizedCerts === true,
-		retries: whole(options.retries, DEFAULTS.retries, LABELS.retries, 0, 10),
+		retries: whole(options.retries, DEFAULTS.retries, LABELS.retries, 0, MAX_RETRIES),
 		preview: options.previewOnly === true,
 	};
 }

@@ -1,12 +1,17 @@
 /**
  * What the service's turn-aways cost one execution, counted on the items' way (their Pace): the
- * requests it turned away, those sent again, and how long items waited to be sent again. The hint
+ * requests it turned away, those sent again, how long items waited to be sent again, and the most
+ * requests it had in flight at once. The hint
  * after the run says it (nodeError.ts `waitHint`); an item's own count fits its advice.
  */
 import type { Pace } from './sending';
 
 /** An item's pace, counting what the service turned away of its requests. */
-export type CountedPace = Pace & { readonly turnedAway: number };
+export type CountedPace = Pace & {
+	readonly turnedAway: number;
+	/** When its first request was sent (undefined: none yet). */
+	readonly firstSentAt: number | undefined;
+};
 
 export class WaitTally {
 	/** Requests the service turned away (429, connection refused): provably no run. */
@@ -15,6 +20,9 @@ export class WaitTally {
 	resent = 0;
 	/** Time during which at least one item waited to be sent again. */
 	waitedMs = 0;
+	/** The most of this execution's requests in flight at once. */
+	mostInFlight = 0;
+	private inFlight = 0;
 	private waiting = 0;
 	private waitingSince = 0;
 
@@ -22,12 +30,16 @@ export class WaitTally {
 	count(pace: Pace): CountedPace {
 		let sent = 0;
 		let turnedAway = 0;
+		let firstSentAt: number | undefined;
 		return {
 			get accepted() {
 				return pace.accepted;
 			},
 			get turnedAway() {
 				return turnedAway;
+			},
+			get firstSentAt() {
+				return firstSentAt;
 			},
 			attempt: async (send, afterMs) => {
 				// A re-send waits from here until its request goes (or it goes unsent).
@@ -42,7 +54,13 @@ export class WaitTally {
 					const result = await pace.attempt(async () => {
 						waited();
 						if (sent++ > 0) this.resent++;
-						return await send();
+						firstSentAt ??= Date.now();
+						this.mostInFlight = Math.max(this.mostInFlight, ++this.inFlight);
+						try {
+							return await send();
+						} finally {
+							this.inFlight--;
+						}
 					}, afterMs);
 					if (result && 'failure' in result && result.failure.resend) {
 						turnedAway++;

@@ -326,8 +326,11 @@ describe('a 429 the node gave up on: its advice fits how the item was sent', () 
 		turnAwayAll();
 		const result = await run({ message: 'Go', options: { retries: 2 } });
 		const error = errorOf(result, NODE_NAME);
+		expect(error?.message).toMatch(
+			/^Rate limited by the service \(429\): turned away 3 times in (under 1|\d+) s, retries spent$/,
+		);
 		expect(error?.description).toMatch(
-			/^Raise Options → Retries When Not Accepted \(now 2\), or run this item again later, when the service is less busy: it turned this item away 3 times\. The service said: busy\./,
+			/^Raise Options → Retries When Not Accepted \(now 2; about one per second of a busy spell\), or run this item again later, when the service is less busy: it turned this item away 3 times in (under 1|\d+) s\. The service said: busy\./,
 		);
 		expect(error?.description).not.toMatch(/Sending|One at a Time|Fixed Batches|Batch/);
 		expect(receiver.requests).toHaveLength(3);
@@ -337,11 +340,11 @@ describe('a 429 the node gave up on: its advice fits how the item was sent', () 
 		turnAwayAll();
 		const result = await run({ message: 'Go', options: { retries: 1, sending: 'batches' } });
 		const error = errorOf(result, NODE_NAME);
-		expect(error?.description).toMatch(/^Raise Options → Retries When Not Accepted \(now 1\)/);
+		expect(error?.description).toMatch(/^Raise Options → Retries When Not Accepted \(now 1; /);
 		expect(error?.description).not.toMatch(/Fixed Batches|Batch/);
 	});
 
-	it('Fixed Batches of 3 at once, retries spent: also fewer per batch or a longer interval', async () => {
+	it('Fixed Batches, retries spent: also fewer per batch or a longer interval, with the requests it really sent at once', async () => {
 		turnAwayAll();
 		const result = await run(
 			{
@@ -353,10 +356,23 @@ describe('a 429 the node gave up on: its advice fits how the item was sent', () 
 		);
 		for (const item of outputOf(result, NODE_NAME)) {
 			const { description } = item.json.details as { description: string };
-			expect(description).toContain('Raise Options → Retries When Not Accepted (now 1)');
+			expect(description).toContain('Raise Options → Retries When Not Accepted (now 1; ');
 			expect(description).toContain(
-				'Fixed Batches sends 3 requests at once: fewer per batch (Options → Batching → Items per Batch)',
+				'Fixed Batches sent up to 3 requests at once: fewer per batch (Options → Batching → Items per Batch)',
 			);
+		}
+		// Batches of 10 over 7 items: never more than 7 in flight, and the advice says 7, not 10.
+		const seven = await run(
+			{
+				message: '={{ $json.n }}',
+				options: { retries: 0, sending: 'batches', batching: { batch: { batchSize: 10 } } },
+			},
+			Array.from({ length: 7 }, (_, n) => ({ n })),
+			{ onError: 'continueRegularOutput' },
+		);
+		for (const item of outputOf(seven, NODE_NAME)) {
+			const { description } = item.json.details as { description: string };
+			expect(description).toContain('Fixed Batches sent up to 7 requests at once');
 		}
 	});
 });

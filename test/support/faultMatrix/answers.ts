@@ -101,13 +101,14 @@ export const answersCases: MatrixCase[] = [
 		id: 'rate-limited',
 		group: 'Answers of the service',
 		case: '429 with `Retry-After: 7`, retries off',
-		rule: 'a 429 fails only its item and gives Retry-After',
+		rule: 'a 429 fails only its item and says it was not sent again',
 		fault: answer(429, () => ({ 'Retry-After': '7' })),
 		requests: 1,
 		expect: {
 			kind: 'error',
 			code: 'rate_limited',
-			message: 'Rate limited by the service (429), retry after 7 s',
+			message:
+				'Rate limited by the service (429): not sent again, as Retries When Not Accepted is 0',
 			description:
 				'Raise Options → Retries When Not Accepted (now 0) to have the node wait and send a turned-away item again, or run this item again later.',
 			httpCode: '429',
@@ -147,7 +148,8 @@ export const answersCases: MatrixCase[] = [
 		expect: {
 			kind: 'error',
 			code: 'rate_limited',
-			message: 'Rate limited by the service (429), retry after 120 s',
+			message:
+				'Rate limited by the service (429): asked to wait 120 s (Retry-After), longer than this node waits',
 			description:
 				'Run this item again after that wait: the service asked to wait 120 s (Retry-After), longer than the 60 s this node waits.',
 			httpCode: '429',
@@ -223,7 +225,8 @@ export const answersCases: MatrixCase[] = [
 		expect: {
 			kind: 'error',
 			code: 'rate_limited',
-			message: 'The service is unavailable for now (503), retry after 120 s',
+			message:
+				'The service is unavailable for now (503): asked to wait 120 s (Retry-After), longer than this node waits',
 			description:
 				'A 503 with Retry-After says the request was not handled, so no run was created.',
 			httpCode: '503',

@@ -19,7 +19,8 @@ export const networkCases: MatrixCase[] = [
 		expect: {
 			kind: 'error',
 			code: 'connection_refused',
-			message: 'Could not connect to 127.0.0.1:{any}: connection refused',
+			message:
+				'Could not connect to 127.0.0.1:{any}: connection refused: not sent again, as Retries When Not Accepted is 0',
 			description: REFUSED,
 		},
 		spec: 'Silent; chosen: safe to retry (nothing was received).',
@@ -34,7 +35,8 @@ export const networkCases: MatrixCase[] = [
 		expect: {
 			kind: 'error',
 			code: 'connection_refused',
-			message: 'Could not connect to {host}: connection refused',
+			message:
+				'Could not connect to {host}: connection refused: not sent again, as Retries When Not Accepted is 0',
 			description: REFUSED,
 		},
 		spec: 'Silent; chosen: no retry unless Retries When Not Accepted is set.',

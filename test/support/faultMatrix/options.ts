@@ -45,7 +45,7 @@ export const optionsCases: MatrixCase[] = [
 		'retries-not-a-number',
 		'Retries When Not Accepted from an expression that is not a number',
 		{ retries: '={{ "many" }}' },
-		'Options → Retries When Not Accepted must be a whole number from 0 to 10, got "many"',
+		'Options → Retries When Not Accepted must be a whole number from 0 to 5000, got "many"',
 		'Silent; chosen: refuse (an unbounded retry count would keep re-sending).',
 	),
 ];

@@ -72,7 +72,7 @@ export const serverError = (status: number): MatrixCase => ({
 		code: 'may_have_run',
 		message: `The service failed to handle the request (${status})`,
 		// A 503 may also be a proxy's rate limiter: its description says so first (serviceAnswer.ts).
-		description: `${MAY_HAVE_RUN} ${status === 503 ? 'A proxy or gateway in front of the service may have refused the request for its rate limit{any}' : ''}The service said: upstream trouble`,
+		description: `${MAY_HAVE_RUN} ${status === 503 ? 'If a proxy or gateway in front of the service limits its rate, have it answer 429{any}' : ''}The service said: upstream trouble`,
 		httpCode: String(status),
 	},
 	note: NEVER_RESENT,

@@ -30,7 +30,7 @@ import {
 	serializeBody,
 } from '../../../../nodes/TriggerAutomation/request/requestBody';
 import { failureFromAnswer } from '../../../../nodes/TriggerAutomation/answer/serviceAnswer';
-import { MARKUP, editorShows } from '../../../support/editorRendering';
+import { MARKUP, editorShows, withLinksAsText } from '../../../support/editorRendering';
 import { CASES } from '../../../support/faultMatrix';
 
 const MARKUP_SHOWN = editorText(MARKUP);
@@ -168,7 +168,7 @@ const MATRIX_DESCRIPTIONS = CASES.flatMap((c) =>
 
 describe('every description the node makes is shown whole by the editor', () => {
 	it.each(descriptionsFromAnswers())('%s', (_, description, failure) => {
-		expect(editorShows(description)).toBe(description);
+		expect(editorShows(description)).toBe(withLinksAsText(description));
 		// What the service said is quoted (as plain text), except for a redirect, which is not read.
 		if (failure.httpCode?.startsWith('3')) expect(description).not.toContain('The service said');
 		else expect(description).toContain(`The service said: ${MARKUP_SHOWN}`);
@@ -176,17 +176,17 @@ describe('every description the node makes is shown whole by the editor', () => 
 
 	it.each(descriptionsFromErrors())('%s', (name, description) => {
 		expect(description).toBeDefined();
-		expect(editorShows(description!)).toBe(description);
+		expect(editorShows(description!)).toBe(withLinksAsText(description!));
 		if (name === "n8n's refusal") expect(description).toContain(MARKUP_SHOWN);
 	});
 
 	it.each(descriptionsFromInputs())('%s', (_, description) => {
 		expect(description).toBeDefined();
-		expect(editorShows(description!)).toBe(description);
+		expect(editorShows(description!)).toBe(withLinksAsText(description!));
 	});
 
 	it.each(MATRIX_DESCRIPTIONS)("the fault matrix's %s", (_, description) => {
-		expect(editorShows(description)).toBe(description);
+		expect(editorShows(description)).toBe(withLinksAsText(description));
 	});
 });
 

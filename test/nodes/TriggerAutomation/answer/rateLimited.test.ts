@@ -36,16 +36,20 @@ describe('a 429 the item failed with: advice that fits how it was sent, naming n
 		)!;
 	const adaptive: RateLimitedSending = {
 		sending: 'adaptive',
-		batchSize: 1,
+		atOnce: 1,
 		retries: 5,
 		turnedAway: 6,
+		spentMs: 5_400,
 	};
 	const MODES = /Sending|Adaptive|One at a Time|Fixed Batches|Batch/;
 
-	it('Adaptive, retries spent while the service asked to wait: raise Retries When Not Accepted or run later, then what the service said', () => {
-		const { description } = rateLimitAdvice(tooMany('1'), adaptive);
+	it('Adaptive, retries spent: the title says so, how often and over how long; raise Retries When Not Accepted or run later, then what the service said', () => {
+		const { message, description } = rateLimitAdvice(tooMany('1'), adaptive);
+		expect(message).toBe(
+			'Rate limited by the service (429): turned away 6 times in 5 s, retries spent',
+		);
 		expect(description).toBe(
-			'Raise Options → Retries When Not Accepted (now 5), or run this item again later, when the service is less busy: it turned this item away 6 times. The service said: slow down',
+			'Raise Options → Retries When Not Accepted (now 5; about one per second of a busy spell), or run this item again later, when the service is less busy: it turned this item away 6 times in 5 s. The service said: slow down',
 		);
 		expect(description).not.toMatch(MODES);
 	});
@@ -57,42 +61,62 @@ describe('a 429 the item failed with: advice that fits how it was sent, naming n
 			turnedAway: 1,
 			retries: 3,
 		});
-		expect(description).toMatch(/^Raise Options → Retries When Not Accepted \(now 3\),/);
+		expect(description).toMatch(/^Raise Options → Retries When Not Accepted \(now 3; /);
 		expect(description).toContain('turned this item away once.');
 		expect(description).not.toMatch(MODES);
 	});
 
-	it('Fixed Batches of 50 at once, retries spent: also smaller batches or a longer interval', () => {
+	it('Fixed Batches, retries spent: also smaller batches or a longer interval, with the most requests it had in flight at once', () => {
 		const { description } = rateLimitAdvice(tooMany('1'), {
+			...adaptive,
 			sending: 'batches',
-			batchSize: 50,
-			retries: 5,
-			turnedAway: 6,
+			atOnce: 7,
 		});
-		expect(description).toContain('Raise Options → Retries When Not Accepted (now 5)');
+		expect(description).toContain('Raise Options → Retries When Not Accepted (now 5; ');
 		expect(description).toContain(
-			"Fixed Batches sends 50 requests at once: fewer per batch (Options → Batching → Items per Batch) or a longer Batch Interval (Ms) keep under the service's limit.",
+			"Fixed Batches sent up to 7 requests at once: fewer per batch (Options → Batching → Items per Batch) or a longer Batch Interval (Ms) keep under the service's limit.",
 		);
 	});
 
 	it('Retries When Not Accepted 0: raise it, as nothing was sent again', () => {
-		const { description } = rateLimitAdvice(tooMany('1'), {
+		const { message, description } = rateLimitAdvice(tooMany('1'), {
 			...adaptive,
 			retries: 0,
 			turnedAway: 1,
 		});
+		expect(message).toBe(
+			'Rate limited by the service (429): not sent again, as Retries When Not Accepted is 0',
+		);
 		expect(description).toMatch(
 			/^Raise Options → Retries When Not Accepted \(now 0\) to have the node wait and send a turned-away item again, or run this item again later\./,
 		);
 	});
 
 	it('a Retry-After longer than the node waits: run it after that wait, whatever the mode or the retries', () => {
-		for (const how of [adaptive, { ...adaptive, sending: 'batches' as const, batchSize: 50 }]) {
-			const { description } = rateLimitAdvice(tooMany('120'), how);
+		for (const how of [adaptive, { ...adaptive, sending: 'batches' as const, atOnce: 50 }]) {
+			const { message, description } = rateLimitAdvice(tooMany('120'), how);
+			expect(message).toBe(
+				'Rate limited by the service (429): asked to wait 120 s (Retry-After), longer than this node waits',
+			);
 			expect(description).toBe(
 				'Run this item again after that wait: the service asked to wait 120 s (Retry-After), longer than the 60 s this node waits. The service said: slow down',
 			);
 		}
+	});
+
+	it('a connection refused until the retries were spent: its title says how often and over how long', () => {
+		const refused = {
+			code: 'connection_refused',
+			resend: true,
+			pushBack: {},
+			message: 'Could not connect to 127.0.0.1:9: connection refused',
+			description: 'Check that the service is reachable.',
+		} as const;
+		expect(rateLimitAdvice(refused, { ...adaptive, spentMs: 31_000 })).toEqual({
+			...refused,
+			message:
+				'Could not connect to 127.0.0.1:9: connection refused: refused 6 times in 31 s, retries spent',
+		});
 	});
 
 	it('leaves every other failure as it is', () => {

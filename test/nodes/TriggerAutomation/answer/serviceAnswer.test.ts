@@ -7,6 +7,7 @@ import { PACKAGE_DIR } from '../../../../dev/packageDir';
 import { rateLimitAdvice } from '../../../../nodes/TriggerAutomation/answer/rateLimited';
 import {
 	BEHIND_A_PROXY_DOCS,
+	BEHIND_A_PROXY_LINK,
 	answeredBy,
 	failureFromAnswer,
 	parseRetryAfter,
@@ -151,22 +152,31 @@ describe('a 503 with Retry-After is a push-back: nothing was created, the item i
 			httpCode: '503',
 			resend: true,
 			pushBack: { afterMs: 1_000 },
-			message: 'The service is unavailable for now (503), retry after 1 s',
+			message: 'The service is unavailable for now (503)',
 		});
 		expect(failure.description).toBe(
 			'A 503 with Retry-After says the request was not handled, so no run was created ' +
 				'(this answer came from nginx/1.22.1 (its Server header)). ' +
-				`What proxies and gateways answer: ${BEHIND_A_PROXY_DOCS}. ` +
+				`What proxies and gateways answer: ${BEHIND_A_PROXY_LINK}. ` +
 				'The answer was an HTML page titled “503 Service Temporarily Unavailable”.',
 		);
 	});
 
 	it('once the item fails, it is led by the advice that fits how it was sent, as a 429 is', () => {
 		const failure = answered(503, { ...NGINX_HEADERS, 'retry-after': '1' }, NGINX_503_PAGE);
-		const how = { sending: 'adaptive', batchSize: 1, retries: 5, turnedAway: 6 } as const;
-		const { description } = rateLimitAdvice(failure, how);
+		const how = {
+			sending: 'adaptive',
+			atOnce: 1,
+			retries: 5,
+			turnedAway: 6,
+			spentMs: 5_400,
+		} as const;
+		const { message, description } = rateLimitAdvice(failure, how);
+		expect(message).toBe(
+			'The service is unavailable for now (503): turned away 6 times in 5 s, retries spent',
+		);
 		expect(description).toMatch(
-			/^Raise Options → Retries When Not Accepted \(now 5\), or run this item again later, .* A 503 with Retry-After says/,
+			/^Raise Options → Retries When Not Accepted \(now 5; .*\), or run this item again later, .* A 503 with Retry-After says/,
 		);
 		expect(description).not.toMatch(/Sending|Adaptive|One at a Time|Fixed Batches|fewer requests/);
 	});
@@ -178,9 +188,7 @@ describe('a 503 with Retry-After is a push-back: nothing was created, the item i
 			resend: true,
 			pushBack: { afterMs: 30_000 },
 		});
-		expect(failure.message).toBe(
-			'The service is unavailable for now (503), retry after Sat, 21 Nov 2026 10:00:30 GMT',
-		);
+		expect(failure.message).toBe('The service is unavailable for now (503)');
 	});
 
 	it('only a 503: a 502 or 504 with Retry-After may have created the run', () => {
@@ -194,34 +202,46 @@ describe('a 503 with Retry-After is a push-back: nothing was created, the item i
 });
 
 describe('a 503 without Retry-After stays may_have_run, and says a rate limiter may be the cause', () => {
-	const HINT =
-		'A proxy or gateway in front of the service may have refused the request for its rate limit';
 	const HOW =
-		'and then no run was created: have it answer 429 (nginx: limit_req_status 429;) or add a Retry-After header to its 503, ' +
-		`and this node waits and sends such items again itself (${BEHIND_A_PROXY_DOCS}).`;
+		'If a proxy or gateway in front of the service limits its rate, have it answer 429 (nginx: limit_req_status 429;) ' +
+		`or add a Retry-After to its 503, and this node waits and sends such items again itself (${BEHIND_A_PROXY_LINK}).`;
+	const MAY = 'Its limit may have refused this request';
+	const NO_RUN = 'and then no run was created.';
 
 	it("nginx's default refusal: named from its Server header, its page by its title", () => {
 		const failure = answered(503, NGINX_HEADERS, NGINX_503_PAGE);
 		expect(failure).toMatchObject({
 			code: 'may_have_run',
 			resend: false,
-			message: 'The service failed to handle the request (503)',
+			message: 'nginx/1.22.1 in front of the service refused the request (503)',
 		});
 		expect(failure.description).toBe(
-			`${HINT} (this answer came from nginx/1.22.1 (its Server header)), ${HOW} ` +
+			`${HOW} ${MAY} (the answer came from nginx/1.22.1 (its Server header)), ${NO_RUN} ` +
 				'The answer was an HTML page titled “503 Service Temporarily Unavailable”.',
 		);
 	});
 
 	it('with no header naming who answered, the hint stands alone before what the service said', () => {
 		expect(answered(503, {}, 'upstream trouble').description).toBe(
-			`${HINT}, ${HOW} The service said: upstream trouble`,
+			`${HOW} ${MAY}, ${NO_RUN} The service said: upstream trouble`,
 		);
 	});
 
 	it('a Retry-After the node cannot read is said to be so', () => {
 		expect(answered(503, { 'retry-after': 'soon' }).description).toBe(
-			`${HINT}, ${HOW} Its Retry-After, “soon”, is neither seconds nor a date.`,
+			`${HOW} ${MAY}, ${NO_RUN} Its Retry-After, “soon”, is neither seconds nor a date.`,
+		);
+	});
+
+	it("the title names who refused: a proxy's own error page, else the service", () => {
+		expect(answered(503, { server: 'nginx/1.22.1' }, '{"message":"down"}').message).toBe(
+			'The service failed to handle the request (503)',
+		);
+		expect(answered(503, {}, NGINX_503_PAGE).message).toBe(
+			'The service failed to handle the request (503)',
+		);
+		expect(answered(502, NGINX_HEADERS, '<html><title>502 Bad Gateway</title>').message).toBe(
+			'nginx/1.22.1 in front of the service answered 502 instead of it',
 		);
 	});
 
