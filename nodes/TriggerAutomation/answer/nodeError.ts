@@ -15,7 +15,14 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { LABELS, inOptions } from '../description';
 import type { WaitTally } from '../sending/waitTally';
 import type { Failure, FailureCode } from './failure';
-import { MAY_HAVE_RUN, TriggerError, fromN8n, isInputProblem, mayHaveRun } from './failure';
+import {
+	MAY_HAVE_RUN,
+	NOTHING_SENT,
+	TriggerError,
+	fromN8n,
+	isInputProblem,
+	mayHaveRun,
+} from './failure';
 
 /**
  * The description a user reads. When a run may exist, checking the run history comes first: it is
@@ -150,7 +157,10 @@ export function stoppingError<E extends NodeApiError | NodeOperationError>(
 	if (sends) notes.push('If that Retry fails too, retry it rather than this execution.');
 	notes.push(`Failure code: \`${String(nodeError.context.code)}\`.`);
 	// The description may end with what the service said, as it said it: a full stop sets it apart.
-	const said = nodeError.description?.replace(/([^.!?…])$/, '$1.');
+	// Without one (bad input the message names), what to do still comes before the notes.
+	const own =
+		nodeError.description ?? (nodeError.context.code === 'bad_input' ? NOTHING_SENT : null);
+	const said = own?.replace(/([^.!?…])$/, '$1.');
 	const note = notes.join(' ');
 	nodeError.description = said ? `${said} ${note}` : note;
 	return nodeError;

@@ -29,6 +29,7 @@ import {
 	messageText,
 	serializeBody,
 } from '../../../../nodes/TriggerAutomation/request/requestBody';
+import { rateLimitAdvice } from '../../../../nodes/TriggerAutomation/answer/rateLimited';
 import { failureFromAnswer } from '../../../../nodes/TriggerAutomation/answer/serviceAnswer';
 import { MARKUP, editorShows, withLinksAsText } from '../../../support/editorRendering';
 import { CASES } from '../../../support/faultMatrix';
@@ -259,12 +260,93 @@ describe("what every execution that is n8n's Retry of another says", () => {
 				isRetry,
 			}).description;
 		};
+		const nothingSent =
+			'Nothing was sent, so no run was created: once this is fixed, run the item again.';
 		expect(stopped(['17'], true)).toBe(
-			`This execution is n8n's Retry of execution 17: ${RETRY_NOTE}: this one, not 17. Failure code: \`bad_input\`.`,
+			`${nothingSent} This execution is n8n's Retry of execution 17: ${RETRY_NOTE}: this one, not 17. Failure code: \`bad_input\`.`,
 		);
 		expect(stopped([], true)).toMatch(
-			/^This execution is n8n's Retry of another: .*chain of Retries: this one\. Failure code/,
+			/^Nothing was sent, .* This execution is n8n's Retry of another: .*chain of Retries: this one\. Failure code/,
 		);
-		expect(stopped([], false)).toBe('Failure code: `bad_input`.');
+		expect(stopped([], false)).toBe(`${nothingSent} Failure code: \`bad_input\`.`);
 	});
+});
+
+/**
+ * Where a description's first clause ends (a sentence, or up to a colon that goes on to why): by
+ * the node's rule, what to do comes first.
+ */
+function adviceEnd(description: string): number {
+	const end = description.search(/[.!?:](\s|$)/);
+	return end === -1 ? description.length : end + 1;
+}
+
+describe('every error says what to do within its first 300 characters', () => {
+	const turnedAway = {
+		sending: 'batches',
+		atOnce: 50,
+		retries: 5,
+		turnedAway: 6,
+		spentMs: 5_400,
+	} as const;
+	const described: Array<[string, string | undefined]> = [
+		...descriptionsFromAnswers().map(([name, , failure]): [string, string | undefined] => [
+			name,
+			describeFailure(rateLimitAdvice(failure, turnedAway)),
+		]),
+		...descriptionsFromErrors(),
+		...descriptionsFromInputs(),
+	];
+
+	it.each(described)('%s', (_, description) => {
+		expect(adviceEnd(description!)).toBeLessThanOrEqual(300);
+	});
+
+	it('bad input with no description of its own (the message names it): nothing was sent, run it again once fixed, before the notes of a Retry', () => {
+		const node = {
+			id: '1',
+			name: 'Trigger Automation',
+			type: 'x.triggerAutomation',
+			typeVersion: 1,
+			position: [0, 0] as [number, number],
+			parameters: {},
+		};
+		const error = new NodeOperationError(node, "Can't get data for expression");
+		error.context.code = 'bad_input';
+		const stopped = stoppingError(error, undefined, {
+			itemIndex: 41,
+			total: 500,
+			accepted: 480,
+			retryOf: ['17', '18'],
+			isRetry: true,
+		}).description!;
+		expect(stopped).toMatch(
+			/^Nothing was sent, so no run was created: once this is fixed, run the item again\. Item 41 is/,
+		);
+	});
+
+	it.each(described)(
+		"%s, when it stops n8n's Retry of a Retry with other items accepted",
+		(_, description) => {
+			const node = {
+				id: '1',
+				name: 'Trigger Automation',
+				type: 'x.triggerAutomation',
+				typeVersion: 1,
+				position: [0, 0] as [number, number],
+				parameters: {},
+			};
+			const error = new NodeOperationError(node, 'failed', { description });
+			error.context.code = 'may_have_run';
+			const stopped = stoppingError(error, undefined, {
+				itemIndex: 41,
+				total: 500,
+				accepted: 480,
+				retryOf: ['17', '18'],
+				isRetry: true,
+			}).description!;
+			expect(stopped.startsWith(description!)).toBe(true);
+			expect(adviceEnd(stopped)).toBeLessThanOrEqual(300);
+		},
+	);
 });
