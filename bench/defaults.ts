@@ -10,15 +10,23 @@
  * (l) the burst of (g) twice from the same process; (nginx) Debian's nginx with `limit_req` in front
  * of the service. Every side runs with On Error → Continue, so that each item's fate shows. Every
  * run meets a service n8n has not sent to before (its own `{base_url}`), as a first burst does.
- * Every 429 is counted where it is sent: by the service, or by nginx.
+ * Every 429 is counted where it is sent, by the service or by nginx, as blind or informed
+ * (bench/refusals.ts); beside Trigger Automation where a scenario says so, the AWS SDK's adaptive
+ * limiter (bench/awsLimiter.ts) sends the same burst.
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import type { DefaultRateLimiter } from '@smithy/util-retry';
+
 import type { RunningNginx } from '../e2e/support/nginx';
 import { startNginx } from '../e2e/support/nginx';
-import type { AppSide, Production } from './production';
+import { awsLimiterBurst, newLimiter } from './awsLimiter';
+import { nginxRefusals } from './nginxLog';
+import type { AppBurst, AppSide, Production } from './production';
 import type { Counts, Receiver, ServiceSpec } from './receiver';
 import { addFingerprint } from './receiver';
+import type { Refusal } from './refusals';
+import { countRefusals } from './refusals';
 import { summarize } from './stats';
 import { WEBHOOK_PATH, bodyFor, failedItem, orderItem } from './workload';
 
@@ -28,6 +36,9 @@ export const OTHER_DELAYS_MS = [20, 200, 500];
 
 /** nginx in front of the service, as the issue measured it: 50 r/s, burst 10, 429, no Retry-After. */
 export const NGINX_LIMIT = { ratePerSecond: 50, burst: 10, status: 429 as const };
+
+/** The sides of a scenario: the two in the app, and the AWS SDK's limiter in the bench's process. */
+export type BenchSide = AppSide | 'aws';
 
 export interface Scenario {
 	id: string;
@@ -45,6 +56,8 @@ export interface Scenario {
 	delays?: number[];
 	/** Trigger Automation only: the HTTP Request node is not what these scenarios measure. */
 	nodeOnly?: boolean;
+	/** The AWS SDK's adaptive limiter beside Trigger Automation, at 50 ms: manners at a limit. */
+	aws?: boolean;
 	/** No limit: Trigger Automation's items/s ÷ the HTTP Request node's, at least this. */
 	minVsHttp?: number;
 	/** Targets of a burst: every item accepted within this many seconds, in every round … */
@@ -65,9 +78,9 @@ export const SCENARIOS: Scenario[] = [
 		minVsHttp: 1.0,
 	},
 	{ id: 'b', label: '40 requests/s', executions: 1, items: 200, perSecond: 40 },
-	{ id: 'c', label: '5 requests/s', executions: 1, items: 50, perSecond: 5 },
+	{ id: 'c', label: '5 requests/s', executions: 1, items: 50, perSecond: 5, aws: true },
 	{ id: 'd', label: '5 requests/s', executions: 50, items: 100, perSecond: 5 },
-	{ id: 'e', label: '20 requests/s', executions: 20, items: 200, perSecond: 20 },
+	{ id: 'e', label: '20 requests/s', executions: 20, items: 200, perSecond: 20, aws: true },
 	{ id: 'f', label: 'no limit', executions: 20, items: 200, minVsHttp: 0.5 },
 	{
 		id: 'g',
@@ -75,6 +88,7 @@ export const SCENARIOS: Scenario[] = [
 		executions: 20,
 		items: 500,
 		perSecond: 100,
+		aws: true,
 		maxSeconds: 6.5,
 		max429PerItem: 0.3,
 	},
@@ -85,6 +99,7 @@ export const SCENARIOS: Scenario[] = [
 		items: 500,
 		perSecond: 100,
 		busyMs: 5000,
+		aws: true,
 		// 1.3× the ideal: 5 s busy, then 500 items at 100/s.
 		maxSeconds: 13,
 	},
@@ -97,6 +112,7 @@ export const SCENARIOS: Scenario[] = [
 		then: { afterMs: 5000, perSecond: 100 },
 		delays: [SERVICE_DELAY_MS],
 		nodeOnly: true,
+		aws: true,
 		// 1.3× the ideal of 14 s: 100 items in the first 5 s, then 900 at 100/s.
 		maxSeconds: 18,
 	},
@@ -130,6 +146,7 @@ export const SCENARIOS: Scenario[] = [
 		kind: 'nginx',
 		delays: [SERVICE_DELAY_MS],
 		nodeOnly: true,
+		aws: true,
 		// 1.2× the ideal of 10 s (500 at 50/s), at most 0.3 refusals per item.
 		maxSeconds: 12,
 		max429PerItem: 0.3,
@@ -141,11 +158,15 @@ export const delaysOf = (scenario: Scenario) => scenario.delays ?? BURST_DELAYS;
 /**
  * The HTTP Request node beside Trigger Automation where a figure compares them, and at 50 ms to
  * show what it does against a limit; at the other answer times, Trigger Automation alone (time).
+ * The AWS SDK's limiter at 50 ms where the scenario asks for it.
  */
-export const sidesOf = (scenario: Scenario, delayMs: number): AppSide[] =>
-	scenario.nodeOnly || (delayMs !== SERVICE_DELAY_MS && scenario.minVsHttp === undefined)
-		? ['node']
-		: ['node', 'httpNode'];
+export function sidesOf(scenario: Scenario, delayMs: number): BenchSide[] {
+	const sides: BenchSide[] =
+		scenario.nodeOnly || (delayMs !== SERVICE_DELAY_MS && scenario.minVsHttp === undefined)
+			? ['node']
+			: ['node', 'httpNode'];
+	return scenario.aws && delayMs === SERVICE_DELAY_MS ? [...sides, 'aws'] : sides;
+}
 
 export interface DefaultsRun {
 	seconds: number;
@@ -156,8 +177,12 @@ export interface DefaultsRun {
 	eachOnce: boolean;
 	/** Output items that are errors, or carry a status that is not 2xx. */
 	failed: number;
-	/** 429s the service sent (behind nginx: nginx's refusals, from its log). */
+	/** 429s the service sent (behind nginx: nginx's refusals, from its access log). */
 	tooMany: number;
+	/** Of those, the ones whose request arrived before the run's first 429 was answered … */
+	blind: number;
+	/** … and every other: the client had been told. */
+	informed: number;
 	/** A limit that moves: the 429s sent after it moved. */
 	tooManyAfterMove?: number;
 	mostInFlight: number;
@@ -170,7 +195,7 @@ export interface DefaultsRun {
 /** scenario id → answer time → side → the runs */
 export type DefaultsResult = Record<
 	string,
-	Record<number, Partial<Record<AppSide, DefaultsRun[]>>>
+	Record<number, Partial<Record<BenchSide, DefaultsRun[]>>>
 >;
 
 /** The most arrivals within any `windowMs`. */
@@ -182,9 +207,6 @@ export function mostWithin(arrivals: number[], windowMs: number): number {
 	}
 	return most;
 }
-
-const refusalsLogged = (nginx: RunningNginx) =>
-	(nginx.errorLog().match(/limiting requests/g) ?? []).length;
 
 let services = 0;
 
@@ -211,21 +233,26 @@ class ScenarioRunner {
 		return { delayMs: this.delayMs, perSecond, busyMs, then };
 	}
 
-	/** One run of `side`; a service of its own for Trigger Automation. */
-	async once(side: AppSide): Promise<DefaultsRun> {
+	/** One run of `side`; a service of its own for Trigger Automation and the AWS SDK's limiter. */
+	async once(side: BenchSide): Promise<DefaultsRun> {
+		const base = this.nginx?.url ?? this.receiver.url;
+		let send = (): Promise<AppBurst> => this.production.burst(side as AppSide, this.executions);
 		if (side === 'node') {
-			const base = this.nginx?.url ?? this.receiver.url;
 			await this.production.pointNodeAt(`${base}/service-${++services}${WEBHOOK_PATH}`);
+		} else if (side === 'aws') {
+			const url = `${base}/service-${++services}${WEBHOOK_PATH}`;
+			const limiter: DefaultRateLimiter = newLimiter();
+			send = () => awsLimiterBurst(url, this.executions, limiter);
 		}
-		const run = await this.burst(side);
-		if (this.scenario.kind === 'twice') run.second = await this.burst(side);
+		const run = await this.burst(side, send);
+		if (this.scenario.kind === 'twice') run.second = await this.burst(side, send);
 		return run;
 	}
 
-	private async burst(side: AppSide): Promise<DefaultsRun> {
+	private async burst(side: BenchSide, send: () => Promise<AppBurst>): Promise<DefaultsRun> {
 		await this.receiver.take(this.service);
-		const refusedBefore = this.nginx ? refusalsLogged(this.nginx) : 0;
-		const { seconds, output } = await this.production.burst(side, this.executions);
+		const logBefore = this.nginx?.accessLog().length ?? 0;
+		const { seconds, output } = await send();
 		const got: Counts = await this.receiver.take();
 		if (got.rejected !== 0)
 			throw new Error(`${side}: ${got.rejected} requests failed verification`);
@@ -233,6 +260,9 @@ class ScenarioRunner {
 			throw new Error(`${side}: ${output.length} output items, not ${this.scenario.items}`);
 		}
 		const sorted = [...got.arrivals].sort((a, b) => a - b);
+		const refusals: Refusal[] = this.nginx
+			? nginxRefusals(this.nginx.accessLog().slice(logBefore), NGINX_LIMIT.status)
+			: got.refusals;
 		return {
 			seconds,
 			itemsPerSecond: this.scenario.items / seconds,
@@ -240,9 +270,10 @@ class ScenarioRunner {
 			accepted: got.accepted,
 			eachOnce: got.accepted === this.scenario.items && got.fingerprint === this.fingerprint,
 			failed: output.filter(failedItem).length,
-			tooMany: this.nginx ? refusalsLogged(this.nginx) - refusedBefore : got.tooMany,
+			tooMany: refusals.length,
+			...countRefusals(refusals),
 			tooManyAfterMove: this.scenario.then
-				? got.tooManyAt.filter((at) => at >= this.scenario.then!.afterMs).length
+				? got.refusals.filter((r) => r.answeredMs >= this.scenario.then!.afterMs).length
 				: undefined,
 			mostInFlight: got.peakOpen,
 			arrivals: sorted.map((at) => Math.round((at - sorted[0]) * 10) / 10),
@@ -253,7 +284,7 @@ class ScenarioRunner {
 /** One unmeasured run of each side (n8n loads a node's class on first use, JIT). */
 export async function warmUp(production: Production, receiver: Receiver): Promise<void> {
 	const runner = new ScenarioRunner(production, receiver, SCENARIOS[0], 0);
-	for (const side of ['node', 'httpNode'] as const) await runner.once(side);
+	for (const side of ['node', 'httpNode', 'aws'] as const) await runner.once(side);
 }
 
 /**
@@ -273,11 +304,11 @@ export async function measureDefaults(
 			if (delays && !delays.includes(delayMs)) continue;
 			const nginx =
 				scenario.kind === 'nginx'
-					? await startNginx({ upstream: receiver.url, ...NGINX_LIMIT })
+					? await startNginx({ upstream: receiver.url, ...NGINX_LIMIT, accessLog: true })
 					: undefined;
 			const runner = new ScenarioRunner(production, receiver, scenario, delayMs, nginx);
 			const sides = sidesOf(scenario, delayMs);
-			const bySide: Partial<Record<AppSide, DefaultsRun[]>> = {};
+			const bySide: Partial<Record<BenchSide, DefaultsRun[]>> = {};
 			try {
 				for (let round = 0; round < rounds(delayMs); round++) {
 					const shift = round % sides.length;
@@ -292,7 +323,8 @@ export async function measureDefaults(
 				process.stderr.write(
 					`  ${delayMs} ms (${scenario.id}) ${side}: ${of((r) => r.seconds).toFixed(1)} s, ` +
 						`${of((r) => r.itemsPerSecond).toFixed(0)} items/s, ${of((r) => r.accepted)} accepted, ` +
-						`${of((r) => r.failed)} failed, ${of((r) => r.tooMany)} 429s, ` +
+						`${of((r) => r.failed)} failed, ${of((r) => r.tooMany)} 429s ` +
+						`(${of((r) => r.blind)} blind, ${of((r) => r.informed)} informed), ` +
 						`${of((r) => mostWithin(r.arrivals, 25))} within 25 ms` +
 						(scenario.kind === 'twice'
 							? `; again: ${of((r) => r.second!.seconds).toFixed(1)} s, ${of((r) => r.second!.tooMany)} 429s`

@@ -5,18 +5,28 @@
  * delay and within a rate limit, when it plays a service: ServiceSpec), and counts requests, the
  * 429s it sends, accepted body bytes, a fingerprint of those bodies, TCP connections and the most
  * connections open at once (every n8n side and the raw client use a connection per request, so for
- * them this is the most requests in flight together). It records when each request arrives: the
- * bench's 429s and arrival times are what the service saw, not what the client believes it sent.
+ * them this is the most requests in flight together). It records when each request arrives, and for
+ * each 429 when its request arrived and when the 429 was written, so that blind and informed 429s
+ * (bench/refusals.ts) are told apart on the service's clock: the bench's 429s and arrival times are
+ * what the service saw, not what the client believes it sent.
+ *
+ * A 429's request arrived when its connection was accepted (on a connection that served a request
+ * before, when its headers were read). Its headers are read later than they reached the machine:
+ * one event loop reads the requests of a burst one by one, writing each one's 429 before reading
+ * the next, so by read time every request but the first would look told. The connections of a
+ * burst are accepted together as they come, before any of their requests is read, and with a
+ * connection per request a client connects only once it has chosen to send.
  */
 import type { ChildProcess } from 'node:child_process';
 import { fork } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 
 import { TokenBucket } from '../dev/tokenBucket';
 import { receivedSignatureHeader, verifySignature } from '../dev/verifySignature';
+import type { Refusal } from './refusals';
 
 /** Order-independent fingerprint of a set of bodies: sum of a hash of each, modulo 2^32. */
 export function addFingerprint(sum: number, body: Buffer): number {
@@ -44,12 +54,16 @@ const zero = () => ({
 	peakOpen: 0,
 	/** When each request arrived (its headers read), ms after the run's start (`take`). */
 	arrivals: [] as number[],
-	/** When each 429 was sent, ms after the run's start. */
-	tooManyAt: [] as number[],
+	/** Each 429: when its request arrived and when the 429 was written, ms after the run's start. */
+	refusals: [] as Refusal[],
 });
 export type Counts = ReturnType<typeof zero>;
 
-function serve(secret: string, first: ServiceSpec = { delayMs: 0 }): void {
+/**
+ * The service itself, in the calling process: its HTTP server (not yet listening) and `take`, which
+ * returns what it counted since the previous take and starts a new run (as `next` when given).
+ */
+export function receiverService(secret: string, first: ServiceSpec = { delayMs: 0 }) {
 	const answer = Buffer.from('{"accepted":true}');
 	let service = first;
 	let counts = zero();
@@ -81,9 +95,13 @@ function serve(secret: string, first: ServiceSpec = { delayMs: 0 }): void {
 		}
 		return bucket !== undefined && !bucket.admit();
 	};
+	/** When each connection not yet used by a request was accepted (performance.now()). */
+	const acceptedAt = new WeakMap<Socket, number>();
 	const server = createServer((req, res) => {
-		const arrived = performance.now() - startedAt;
-		counts.arrivals.push(Math.round(arrived * 10) / 10);
+		const now = performance.now();
+		counts.arrivals.push(Math.round((now - startedAt) * 10) / 10);
+		const arrivedMs = (acceptedAt.get(req.socket) ?? now) - startedAt;
+		acceptedAt.delete(req.socket);
 		const chunks: Buffer[] = [];
 		req.on('data', (chunk: Buffer) => chunks.push(chunk));
 		req.on('end', () => {
@@ -93,8 +111,9 @@ function serve(secret: string, first: ServiceSpec = { delayMs: 0 }): void {
 				res.writeHead(403, { 'Content-Length': 0 }).end();
 			} else if (refused(performance.now() - startedAt)) {
 				counts.tooMany++;
-				counts.tooManyAt.push(Math.round(performance.now() - startedAt));
 				res.writeHead(429, { 'Retry-After': '1', 'Content-Length': 0 }).end();
+				// After end(): a small answer is handed to the socket there, so it is written by now.
+				counts.refusals.push({ arrivedMs, answeredMs: performance.now() - startedAt });
 			} else {
 				const accept = () => {
 					counts.accepted++;
@@ -112,20 +131,30 @@ function serve(secret: string, first: ServiceSpec = { delayMs: 0 }): void {
 		});
 	});
 	server.keepAliveTimeout = 60_000;
-	server.on('connection', (socket) => {
+	server.on('connection', (socket: Socket) => {
+		acceptedAt.set(socket, performance.now());
 		counts.connections++;
 		counts.peakOpen = Math.max(counts.peakOpen, ++open);
 		socket.on('close', () => open--);
 	});
+	const take = (next?: ServiceSpec): Counts => {
+		const got = counts;
+		counts = zero();
+		if (next) service = next;
+		start();
+		return got;
+	};
+	return { server, take };
+}
+
+function serve(secret: string, first?: ServiceSpec): void {
+	const { server, take } = receiverService(secret, first);
 	server.listen(0, '127.0.0.1', () => {
 		const { port } = server.address() as AddressInfo;
 		process.send?.({ url: `http://127.0.0.1:${port}` });
 	});
 	process.on('message', (next: ServiceSpec | 'take') => {
-		process.send?.(counts);
-		counts = zero();
-		if (next !== 'take') service = next;
-		start();
+		process.send?.(take(next === 'take' ? undefined : next));
 	});
 	// The bench is gone (finished or crashed): do not linger.
 	process.on('disconnect', () => process.exit(0));

@@ -33,6 +33,7 @@ import {
 	delayTable,
 	largeCheck,
 	largeSection,
+	mannersTable,
 	scenarioChecks,
 	table,
 } from './scenarioReport';
@@ -342,12 +343,18 @@ async function scenariosPart(scenarios: Scenario[], options: Options): Promise<P
 		...new Set(Object.values(result).flatMap((byDelay) => Object.keys(byDelay).map(Number))),
 	].sort((a, b) => (a === SERVICE_DELAY_MS ? -1 : b === SERVICE_DELAY_MS ? 1 : a - b));
 	const arrivals = arrivalsTable(result);
+	const manners = mannersTable(result);
+	const awsVersion = (
+		JSON.parse(
+			readFileSync(join(PACKAGE_DIR, 'node_modules/@smithy/util-retry/package.json'), 'utf8'),
+		) as { version: string }
+	).version;
 	const section = `## At the defaults, in the real n8n app
 
 The speed a user feels, where the service sees it. The real n8n app (${app}, the package installed from a tarball of this build as n8n installs a community package) runs the executions as production does: a published workflow Webhook (POST; answers with the last node's items once the execution ends) → Split Out → the side at its defaults, with On Error → Continue so that each item's fate shows; a burst of N executions is N calls of the production webhook at once, so n8n parses them, creates, runs and saves every execution in its one process, with its own timers, database (SQLite) and logging: the load a real burst meets, which n8n-core's engine alone, all executions started in one tick by the bench, does not have. Trigger Automation at its default, Sending → Adaptive; n8n's HTTP Request node with this credential at its defaults (every item's request at once), beside it at 50 ms, and at the other answer times only where a ratio needs it. The service is the receiver in its own process: it verifies each request and answers it after the answer time; a limit is a token bucket holding one second's worth, beyond it 429 with \`Retry-After: 1\`. Before every Trigger Automation run its credential is pointed at a \`{base_url}\` n8n has not sent to before (through n8n's REST API; n8n reads the credential per execution), so Adaptive sending starts afresh, as on a first burst; (l) sends its second burst to the same one. (nginx): Debian's nginx-light (e2e/support/nginx.ts) with \`limit_req\` ${NGINX_LIMIT.ratePerSecond} r/s, burst ${NGINX_LIMIT.burst} (no nodelay), \`limit_req_status ${NGINX_LIMIT.status}\`, no Retry-After, in front of the ${SERVICE_DELAY_MS} ms service; its refusals are counted in its log. _seconds_: from the first webhook call to the last answer; _failed_: error items in the output; _429s_, _arrivals_ and _most in flight_ (TCP connections open at once; behind nginx, its kept-alive upstream connections) are what the service counted. Median of ${options.rounds ?? DEFAULTS_RUNS} rounds at ${SERVICE_DELAY_MS} ms, ${options.rounds ?? OTHER_RUNS} at the other answer times (rotated order), min–max in brackets; one unmeasured run of each side first.
 
 ${delays.map((delayMs) => `### ${delayMs} ms\n\n${delayTable(result, delayMs)}`).join('\n\n')}
-${arrivals ? `\n### (g): when the requests reach the service\n\n20 executions × 25 items at once, Trigger Automation, ${SERVICE_DELAY_MS} ms service limited to 100 requests/s: requests arriving per 10 ms over the first second, from the first arrival; each cell is one 100 ms span, its ten 10 ms counts in order.\n\n${arrivals}\n` : ''}`;
+${manners ? `\n### 429s: blind and informed\n\nA 429 is _blind_ when its request reached the service before the service had answered any 429 in that run: no client could have known. Every other 429 is _informed_: the client had been told. Counted on the service's clock: the receiver notes when each 429 was written and when its request arrived, that is when its connection was accepted (every side here opens a connection per request; the receiver's one event loop reads a burst's requests one by one, answering each before reading the next, so by the time its headers were read every request but the first would look told); behind nginx, its access log (\`$msec\`: answered, \`$msec − $request_time\`: arrived, whole ms; arriving in the ms the first refusal was answered counts as blind). Beside Trigger Automation, the AWS SDK's own adaptive limiter (\`DefaultRateLimiter\`, @smithy/util-retry ${awsVersion}: off until the first throttle, then CUBIC; bench/awsLimiter.ts) drives the same signed bodies: every execution's items sent at once, one limiter for the burst, \`getSendToken()\` before every request and \`updateClientSendingRate\` after every answer, a 429 marked as the SDK marks a throttle, each 429 re-sent after its Retry-After (nginx sends none: after 1 s, the SDK's throttling delay base). It runs in the bench's own process, not in n8n, so its time carries none of n8n's work per execution. ${SERVICE_DELAY_MS} ms service; medians of the rounds, each figure on its own.\n\n${manners}\n` : ''}${arrivals ? `\n### (g): when the requests reach the service\n\n20 executions × 25 items at once, Trigger Automation, ${SERVICE_DELAY_MS} ms service limited to 100 requests/s: requests arriving per 10 ms over the first second, from the first arrival; each cell is one 100 ms span, its ten 10 ms counts in order.\n\n${arrivals}\n` : ''}`;
 	return { checks: scenarioChecks(result), section };
 }
 

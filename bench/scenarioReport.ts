@@ -1,13 +1,13 @@
 /**
  * The report's part for the scenarios at the defaults (bench/defaults.ts) and the large execution
- * (bench/largeExecution.ts): each figure beside its target, the tables of every side's runs, and
- * for (g) when its requests reached the service over the first second.
+ * (bench/largeExecution.ts): each figure beside its target, the tables of every side's runs, the
+ * blind and informed 429s of each limited scenario beside the AWS SDK's limiter, and for (g) when
+ * its requests reached the service over the first second.
  */
-import type { DefaultsResult, DefaultsRun, Scenario } from './defaults';
+import type { BenchSide, DefaultsResult, DefaultsRun, Scenario } from './defaults';
 import { SCENARIOS, SERVICE_DELAY_MS, mostWithin, sidesOf } from './defaults';
 import type { LargeRun } from './largeExecution';
 import { LARGE_DELAY_MS, LARGE_ITEMS } from './largeExecution';
-import type { AppSide } from './production';
 import { num, ratio, spread, summarize } from './stats';
 
 export interface Check {
@@ -26,9 +26,10 @@ const TARGET = {
 	largePerSecond: 1100,
 };
 
-const SIDE_NAMES: Record<AppSide, string> = {
+const SIDE_NAMES: Record<BenchSide, string> = {
 	node: 'Trigger Automation',
 	httpNode: 'HTTP Request node',
+	aws: 'AWS SDK limiter',
 };
 
 const median = (runs: DefaultsRun[], f: (r: DefaultsRun) => number) =>
@@ -146,12 +147,13 @@ const HEAD = [
 	'accepted',
 	'failed',
 	'429s',
+	'429s blind, informed',
 	'most arrivals in 25 ms',
 	'most in flight',
 	'accepted/s',
 ];
 
-function runRows(label: string, side: AppSide, runs: DefaultsRun[]): string[] {
+function runRows(label: string, side: BenchSide, runs: DefaultsRun[]): string[] {
 	const range = (f: (r: DefaultsRun) => number, digits = 0) =>
 		spread(summarize(runs.map(f)), digits);
 	return [
@@ -162,6 +164,7 @@ function runRows(label: string, side: AppSide, runs: DefaultsRun[]): string[] {
 		range((r) => r.accepted),
 		range((r) => r.failed),
 		range((r) => r.tooMany),
+		`${num(median(runs, (r) => r.blind))}, ${num(median(runs, (r) => r.informed))}`,
 		range((r) => mostWithin(r.arrivals, 25)),
 		range((r) => r.mostInFlight),
 		range((r) => r.acceptedPerSecond, 1),
@@ -185,6 +188,50 @@ export function delayTable(result: DefaultsResult, delayMs: number): string {
 		}
 	}
 	return table(HEAD, rows);
+}
+
+const limited = (scenario: Scenario) =>
+	scenario.perSecond !== undefined || scenario.busyMs !== undefined || scenario.kind === 'nginx';
+
+/** `10.7 s, 186 (180, 6), 0.03 informed per item`: medians of the rounds, each on its own. */
+function mannersCell(runs: DefaultsRun[] | undefined, items: number): string {
+	if (!runs) return '—';
+	const of = (f: (r: DefaultsRun) => number) => median(runs, f);
+	const informed = of((r) => r.informed);
+	return `${of((r) => r.seconds).toFixed(1)} s, ${num(of((r) => r.tooMany))} (${num(of((r) => r.blind))}, ${num(informed)}), ${(informed / items).toFixed(2)} informed per item`;
+}
+
+/**
+ * Each scenario with a limit at 50 ms: time and 429s (blind, informed) of Trigger Automation and,
+ * where it ran, the AWS SDK's limiter; undefined when no such scenario ran.
+ */
+export function mannersTable(result: DefaultsResult): string | undefined {
+	const rows: string[][] = [];
+	for (const scenario of SCENARIOS.filter(limited)) {
+		const bySide = result[scenario.id]?.[SERVICE_DELAY_MS];
+		if (!bySide?.node) continue;
+		const { id, executions, items, label } = scenario;
+		const shape =
+			executions === 1
+				? `one execution of ${items} items`
+				: `${executions} executions × ${items / executions} items`;
+		rows.push([
+			`(${id}) ${shape}, ${label}`,
+			mannersCell(bySide.node, items),
+			mannersCell(bySide.aws, items),
+		]);
+		if (scenario.kind === 'twice') {
+			const again = (runs?: DefaultsRun[]) => runs?.map((r) => r.second!);
+			rows.push([
+				`(${id}) the same burst again`,
+				mannersCell(again(bySide.node), items),
+				mannersCell(again(bySide.aws), items),
+			]);
+		}
+	}
+	if (rows.length === 0) return undefined;
+	const cell = 'time, 429s (blind, informed), informed per item';
+	return table(['Scenario', `Trigger Automation: ${cell}`, `AWS SDK limiter: ${cell}`], rows);
 }
 
 /** (g) at 50 ms: requests reaching the service per 10 ms over the first second, each round. */

@@ -37,13 +37,20 @@ export interface NginxOptions {
 	 * `$upstream_status` is empty), through a `map`: the configuration docs/behind-a-proxy.md shows.
 	 */
 	retryAfterOnRefusalsSeconds?: number;
+	/** An access log, one line per request in ACCESS_LOG_FORMAT (the bench counts refusals in it). */
+	accessLog?: boolean;
 }
+
+/** When the line was logged (s, ms precision), seconds since the request arrived, the status. */
+export const ACCESS_LOG_FORMAT = '$msec $request_time $status $upstream_status';
 
 export interface RunningNginx {
 	/** `http://127.0.0.1:<port>` */
 	url: string;
 	/** nginx's error log so far (limit_req logs each refusal there). */
 	errorLog(): string;
+	/** The access log so far ('' unless `accessLog`). */
+	accessLog(): string;
 	/** Stops nginx (fast shutdown) and waits for it to exit; removes its folder. */
 	stop(): Promise<void>;
 }
@@ -67,7 +74,9 @@ export function nginxConfig(dir: string, port: number, options: NginxOptions): s
 		`error_log ${dir}/error.log warn;`,
 		'events { worker_connections 4096; }',
 		'http {',
-		'\taccess_log off;',
+		...(options.accessLog
+			? [`\tlog_format timing '${ACCESS_LOG_FORMAT}';`, `\taccess_log ${dir}/access.log timing;`]
+			: ['\taccess_log off;']),
 		`\tclient_body_temp_path ${dir}/client_body;`,
 		`\tproxy_temp_path ${dir}/proxy;`,
 		`\tfastcgi_temp_path ${dir}/fastcgi;`,
@@ -129,6 +138,8 @@ export async function startNginx(options: NginxOptions): Promise<RunningNginx> {
 	writeFileSync(configFile, nginxConfig(dir, port, options));
 	const errorLogFile = join(dir, 'error.log');
 	const errorLog = () => (existsSync(errorLogFile) ? readFileSync(errorLogFile, 'utf8') : '');
+	const accessLogFile = join(dir, 'access.log');
+	const accessLog = () => (existsSync(accessLogFile) ? readFileSync(accessLogFile, 'utf8') : '');
 	let stderr = '';
 	// -e: the log nginx writes before it has read the configuration (its built-in one is under /var).
 	const child = spawn(NGINX, ['-p', dir, '-e', errorLogFile, '-c', configFile], {
@@ -152,5 +163,5 @@ export async function startNginx(options: NginxOptions): Promise<RunningNginx> {
 		}
 		await new Promise((resolve) => setTimeout(resolve, 20));
 	}
-	return { url: `http://127.0.0.1:${port}`, errorLog, stop };
+	return { url: `http://127.0.0.1:${port}`, errorLog, accessLog, stop };
 }

@@ -1,0 +1,27 @@
+/**
+ * Which 429s a client could have avoided. A 429 is blind when its request reached the service
+ * before the service had answered any 429 in that run: no client could have known. Every other
+ * 429 is informed: the client had been told. Both times are the service's (the receiver's clock,
+ * or nginx's log), never what a client believes it sent. Arriving at the very time the first 429
+ * was answered counts as before it (nginx logs whole ms): no client could have had that answer yet.
+ */
+
+/** One 429 as the service saw it, in ms on one clock. */
+export interface Refusal {
+	/** When its request arrived. */
+	arrivedMs: number;
+	/** When the 429 was answered (written). */
+	answeredMs: number;
+}
+
+export interface RefusalCount {
+	blind: number;
+	informed: number;
+}
+
+/** The run's 429s split by the rule: blind when arrived by the time the first 429 was answered. */
+export function countRefusals(refusals: Refusal[]): RefusalCount {
+	const firstAnswered = refusals.reduce((first, r) => Math.min(first, r.answeredMs), Infinity);
+	const blind = refusals.filter((r) => r.arrivedMs <= firstAnswered).length;
+	return { blind, informed: refusals.length - blind };
+}

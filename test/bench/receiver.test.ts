@@ -1,0 +1,127 @@
+/**
+ * The bench's receiver (bench/receiver.ts) tells blind 429s from informed ones on its own clock:
+ * scripted orders of arrivals against the real server on 127.0.0.1, every request refused (a
+ * service busy for the whole test). A request arrives when its connection is accepted, or on a
+ * connection used before, when its headers are read; the test waits for the server to have accepted
+ * a connection, or read a request's headers (Expect: 100-continue: it answers 100 Continue then),
+ * before it lets anything else happen.
+ */
+import type { ClientRequest } from 'node:http';
+import { Agent, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { receiverService } from '../../bench/receiver';
+import { countRefusals } from '../../bench/refusals';
+import { buildSignatureHeader } from '../../credentials/common/signature';
+
+const SECRET = 'whsec_receiver_test';
+const BODY = Buffer.from('{"data":{"message":"m","context":{}}}');
+const service = receiverService(SECRET, { delayMs: 0, busyMs: 3_600_000 });
+let port = 0;
+
+beforeAll(async () => {
+	await new Promise<void>((resolve) => service.server.listen(0, '127.0.0.1', resolve));
+	port = (service.server.address() as AddressInfo).port;
+});
+afterAll(() => new Promise<void>((resolve) => service.server.close(() => resolve())));
+
+const headers = () => ({
+	'Content-Type': 'application/json',
+	'Content-Length': BODY.length,
+	'X-Service-Signature': buildSignatureHeader(SECRET, BODY),
+});
+
+/** A request whose headers the server has read; `send` sends its body and resolves its status. */
+async function arrived(agent: Agent | false = false): Promise<{ send: () => Promise<number> }> {
+	let req!: ClientRequest;
+	const status = new Promise<number>((resolve, reject) => {
+		const options = { host: '127.0.0.1', port, method: 'POST', agent };
+		req = request({ ...options, headers: { ...headers(), Expect: '100-continue' } }, (res) => {
+			res.resume();
+			res.on('end', () => resolve(res.statusCode ?? 0));
+		});
+		req.on('error', reject);
+	});
+	req.flushHeaders();
+	await new Promise((resolve) => req.once('continue', resolve));
+	return {
+		send: () => {
+			req.end(BODY);
+			return status;
+		},
+	};
+}
+
+const sent = async (agent: Agent | false = false) => (await arrived(agent)).send();
+
+/** A connection the server has accepted; `send` writes a request on it, resolves its status. */
+async function accepted(): Promise<{ send: () => Promise<number> }> {
+	const isAccepted = new Promise((resolve) => service.server.once('connection', resolve));
+	const socket = connect(port, '127.0.0.1');
+	await isAccepted;
+	const answer = new Promise<number>((resolve, reject) => {
+		let text = '';
+		socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
+		socket.on('end', () => resolve(Number(text.split(' ')[1])));
+		socket.on('error', reject);
+	});
+	return {
+		send: () => {
+			const head = Object.entries({ ...headers(), Host: `127.0.0.1:${port}`, Connection: 'close' })
+				.map(([name, value]) => `${name}: ${value}\r\n`)
+				.join('');
+			socket.write(`POST /hook HTTP/1.1\r\n${head}\r\n`);
+			socket.write(BODY);
+			return answer;
+		},
+	};
+}
+
+describe('blind and informed 429s at the receiver', () => {
+	it('a 429 is blind when its request arrived before the run’s first 429 was answered, informed after', async () => {
+		service.take();
+		const first = await arrived();
+		const early = await arrived();
+		expect(await first.send()).toBe(429);
+		// Arrived before the first 429 was written, refused after it: still blind.
+		expect(await early.send()).toBe(429);
+		expect(await sent()).toBe(429);
+		expect(await sent()).toBe(429);
+		const got = service.take();
+		expect(got.tooMany).toBe(4);
+		expect(countRefusals(got.refusals)).toEqual({ blind: 2, informed: 2 });
+	});
+
+	it('a request arrived when its connection was accepted, though its headers were read after the first 429', async () => {
+		service.take();
+		const connected = await accepted();
+		expect(await sent()).toBe(429);
+		expect(await connected.send()).toBe(429);
+		expect(countRefusals(service.take().refusals)).toEqual({ blind: 2, informed: 0 });
+	});
+
+	it('on a connection that served a request before, a request arrived when its headers were read', async () => {
+		const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+		try {
+			service.take();
+			expect(await sent(agent)).toBe(429);
+			expect(await sent(agent)).toBe(429);
+			const got = service.take();
+			expect(got.connections).toBe(1);
+			expect(countRefusals(got.refusals)).toEqual({ blind: 1, informed: 1 });
+		} finally {
+			agent.destroy();
+		}
+	});
+
+	it('each run starts unknowing: its first 429 is blind whatever the runs before it saw', async () => {
+		service.take();
+		expect(await sent()).toBe(429);
+		expect(await sent()).toBe(429);
+		expect(countRefusals(service.take().refusals)).toEqual({ blind: 1, informed: 1 });
+		expect(await sent()).toBe(429);
+		expect(countRefusals(service.take().refusals)).toEqual({ blind: 1, informed: 0 });
+	});
+});

@@ -1,0 +1,43 @@
+/**
+ * The rule that splits a run's 429s (bench/refusals.ts), on scripted arrival and answer times: blind
+ * when the request arrived by the time the run's first 429 was answered, informed otherwise.
+ */
+import { describe, expect, it } from 'vitest';
+
+import { countRefusals } from '../../bench/refusals';
+
+describe('blind and informed 429s', () => {
+	it('every 429 whose request arrived before the first 429 was answered is blind, however late its own answer', () => {
+		const refusals = [
+			{ arrivedMs: 0, answeredMs: 40 },
+			{ arrivedMs: 10, answeredMs: 45 },
+			{ arrivedMs: 39.9, answeredMs: 300 },
+			{ arrivedMs: 40.1, answeredMs: 41 },
+			{ arrivedMs: 500, answeredMs: 501 },
+		];
+		expect(countRefusals(refusals)).toEqual({ blind: 3, informed: 2 });
+	});
+
+	it('the first 429 is the first answered, not the first listed or the first arrived', () => {
+		const refusals = [
+			{ arrivedMs: 5, answeredMs: 90 },
+			{ arrivedMs: 20, answeredMs: 30 },
+			{ arrivedMs: 31, answeredMs: 32 },
+		];
+		expect(countRefusals(refusals)).toEqual({ blind: 2, informed: 1 });
+	});
+
+	it('arriving in the very ms the first 429 was answered counts as blind', () => {
+		// nginx logs whole ms: its first refusal, answered at once, arrived in the ms it was answered.
+		const refusals = [
+			{ arrivedMs: 1000, answeredMs: 1000 },
+			{ arrivedMs: 1000, answeredMs: 1001 },
+			{ arrivedMs: 1001, answeredMs: 1001 },
+		];
+		expect(countRefusals(refusals)).toEqual({ blind: 2, informed: 1 });
+	});
+
+	it('a run without a 429 has neither', () => {
+		expect(countRefusals([])).toEqual({ blind: 0, informed: 0 });
+	});
+});
