@@ -1,7 +1,8 @@
 /**
  * One attempt of one item: the request for these body bytes, sent through n8n's request helper with
  * the credential (whose `authenticate` signs it), and what came back: the accepted answer or a
- * failure. Deciding whether to try again is the caller's (triggerItem.ts).
+ * failure, with the quota the answer told, if any. Deciding whether to try again is the caller's
+ * (triggerItem.ts); keeping within the quota, the gate's (sending/serviceGate.ts).
  */
 import type { IHttpRequestOptions } from 'n8n-workflow';
 
@@ -9,15 +10,21 @@ import { CREDENTIAL_TYPE } from '../../../credentials/common/credentialType';
 import { SIGNATURE_HEADER, readSignatureHeader } from '../../../credentials/common/signature';
 import type { Failure, RequestInfo } from '../answer/failure';
 import { failureFromError, timeoutFailure } from '../answer/noAnswer';
+import type { QuotaReading } from '../answer/rateLimitHeaders';
+import { readQuota } from '../answer/rateLimitHeaders';
 import type { RawResponse } from '../answer/response';
 import { failureFromAnswer } from '../answer/serviceAnswer';
 import { readAnswerBody } from './answerBody';
 import { deadline } from './deadline';
 import type { Execution } from './settings';
 
-export type Attempt =
+export type Attempt = (
 	| { accepted: RawResponse; signedAt: number | undefined }
-	| { failure: Failure };
+	| { failure: Failure }
+) & {
+	/** The quota the answer told (accepted or not); none without an answer. */
+	quota?: QuotaReading;
+};
 
 /**
  * The `t` the credential signed with. n8n hands these very options to the credential's
@@ -83,7 +90,11 @@ export async function sendAttempt(execution: Execution, body: Buffer): Promise<A
 		};
 		const signatureTimestamp = signedAt(request);
 		const failure = failureFromAnswer(answer, { ...info, signatureTimestamp });
-		return failure ? { failure } : { accepted: answer, signedAt: signatureTimestamp };
+		const quota = readQuota(answer.headers, Date.now());
+		const told = quota ? { quota } : {};
+		return failure
+			? { failure, ...told }
+			: { accepted: answer, signedAt: signatureTimestamp, ...told };
 	} catch (error) {
 		const stopped = ctx.getExecutionCancelSignal()?.aborted === true;
 		const timedOut = timer.aborted && !stopped;

@@ -21,7 +21,10 @@ export interface Pace {
 	attempt(send: () => Promise<Attempt>, afterMs?: number): Promise<Sent | undefined>;
 }
 
-/** What an attempt came to: the answer, or the wait the service asked for that stops everything. */
+/**
+ * What an attempt came to: the answer, or a failure unsent. `closedForMs` is no longer made: the
+ * gate lets an item go unsent with its failure (serviceGate.ts, `unsent`).
+ */
 export type Sent = Attempt | { closedForMs: number };
 
 /** Waits `ms`, or less at Stop (n8n's sleep then rejects; the caller handles the stop). */

@@ -1,27 +1,47 @@
 /**
  * Sending → Adaptive: one gate per service in this n8n process, shared by the executions sending
- * there (one lane each), letting requests start as the rate (sendRate.ts) and MAX_IN_FLIGHT allow.
+ * there (one lane each), letting requests start as the quota the service tells (quota.ts), the
+ * rate (sendRate.ts) and MAX_IN_FLIGHT allow.
  */
 import { sleep } from 'n8n-workflow';
 
 import type { Failure } from '../answer/failure';
 import { MAX_RETRY_WAIT_MS } from '../answer/failure';
+import { quotaSpent } from '../answer/quotaSpent';
+import type { QuotaReading } from '../answer/rateLimitHeaders';
+import { askedToWait } from '../answer/rateLimited';
 import { MAX_IN_FLIGHT } from '../description';
 import type { Attempt } from '../request/attempt';
+import { Quota, RESET_MARGIN_MS } from './quota';
 import { SendRate } from './sendRate';
 import type { Pace, Sent } from './sending';
 
 /** Starts per turn of the event loop: between them it reads answers, so a 429 is heard early. */
 export const STARTS_PER_TURN = 8;
 
+/**
+ * The service said nothing more goes to it before `until`, longer than the node waits: by a
+ * Retry-After, or by a quota spent until its reset. Until then every turn fails its item unsent.
+ */
+interface Closure {
+	until: number;
+	by: 'Retry-After' | QuotaReading['header'];
+}
+
+/** An item let go unsent because the service is closed to it: what it said, and when it ends. */
+function unsent({ until, by }: Closure, now: number): Failure {
+	return by === 'Retry-After' ? askedToWait(until - now) : quotaSpent(until, by, now);
+}
+
 export class ServiceGate {
 	readonly rate = new SendRate(Date.now());
+	readonly quota = new Quota();
 	/** Accepted answers so far: a turn-away while others are accepted costs no retry (triggerItem). */
 	accepted = 0;
 	/** Turns granted and not yet given back: requests in flight. */
 	inFlight = 0;
-	/** The end of a Retry-After longer than the node waits: until then, nothing is sent. */
-	closedUntil = 0;
+	/** Until when the service is closed to this process, and how it said so. */
+	closed: Closure = { until: 0, by: 'Retry-After' };
 	/** The executions sending here, in turn order. */
 	private readonly lanes: ExecutionLane[] = [];
 	private timer: AbortController | undefined;
@@ -40,36 +60,75 @@ export class ServiceGate {
 		this.dispatch();
 	}
 
-	/** A turn given back: with the answer to the request sent at `sentAt`, or unused (none). */
-	giveBack(sentAt: number | undefined, failure: Failure | undefined): void {
+	/**
+	 * Turn `start` given back: with the answer to its request, sent at `sentAt`; or without one,
+	 * its request `sent` (Stop, an error) or not (unused).
+	 */
+	giveBack(start: number, sent: boolean, answer?: { sentAt: number; attempt: Attempt }): void {
 		this.inFlight--;
-		if (sentAt !== undefined) this.starts = 0;
+		if (!answer) {
+			if (sent) this.quota.unanswered(start);
+			else this.quota.unused(start);
+			return this.dispatch();
+		}
+		const { sentAt, attempt } = answer;
+		this.starts = 0;
 		const now = Date.now();
-		if (sentAt !== undefined && !failure) {
+		this.quota.answered(start, attempt.quota, this.inFlight);
+		if ('accepted' in attempt) {
 			this.accepted++;
 			this.rate.acceptedOne(sentAt, now);
-		} else if (sentAt !== undefined && failure?.pushBack) {
-			const afterMs = failure.pushBack.afterMs ?? 0;
+		} else if (attempt.failure.pushBack) {
+			const afterMs = attempt.failure.pushBack.afterMs ?? 0;
 			if (afterMs <= MAX_RETRY_WAIT_MS) this.rate.pushedBack(sentAt, now, afterMs);
-			else this.closedUntil = Math.max(this.closedUntil, now + afterMs);
+			else this.close(now + afterMs, 'Retry-After');
 		}
 		this.dispatch();
 	}
 
-	/** Lets waiting items go, one per execution in turn, while the rate and MAX_IN_FLIGHT allow. */
+	/** Nothing more is sent before `until`, as the service said by `by` (a later end is kept). */
+	private close(until: number, by: Closure['by']): void {
+		if (until > this.closed.until) this.closed = { until, by };
+	}
+
+	/**
+	 * 0 when a request may start now (it takes that start from the rate), else how long until one
+	 * may; infinity: until an answer comes. While the service is closed, turns go at once, unsent.
+	 */
+	private waitMs(now: number): number {
+		if (now < this.closed.until) return 0;
+		const quotaMs = this.quota.waitMs(now);
+		// The margin is the node's own: a reset told 60 s away is waited for, as a Retry-After is.
+		if (quotaMs > MAX_RETRY_WAIT_MS + RESET_MARGIN_MS) {
+			// The answers of requests in flight may tell more of the quota; with none, the service
+			// has said that nothing goes before its reset, longer than the node waits.
+			const reset = this.quota.reset;
+			if (this.inFlight > 0 || !reset) return Number.POSITIVE_INFINITY;
+			this.close(reset.at, reset.header);
+			return 0;
+		}
+		return quotaMs > 0 ? quotaMs : this.rate.waitMs(now);
+	}
+
+	/**
+	 * Lets waiting items go, one per execution in turn, while the quota, the rate and MAX_IN_FLIGHT
+	 * allow.
+	 */
 	dispatch(): void {
 		const now = Date.now();
 		while (this.inFlight < MAX_IN_FLIGHT) {
 			const at = this.lanes.findIndex((lane) => lane.ready(now));
 			if (at === -1) break;
 			if (this.starts >= STARTS_PER_TURN) return this.wakeIn(0);
-			const waitMs = this.rate.waitMs(now);
+			const waitMs = this.waitMs(now);
+			// An answer dispatches again.
+			if (waitMs === Number.POSITIVE_INFINITY) return;
 			if (waitMs > 0) return this.wakeIn(waitMs);
 			const [lane] = this.lanes.splice(at, 1);
 			this.lanes.push(lane);
 			this.inFlight++;
 			this.starts++;
-			lane.grant(now);
+			lane.grant(now, this.quota.start());
 		}
 		const due = this.lanes.map((lane) => lane.resendAt).filter((at) => at > now && at < Infinity);
 		if (due.length > 0) this.wakeIn(Math.min(...due) - now);
@@ -96,8 +155,8 @@ export class ServiceGate {
 /** One per `{base_url}` (few), kept for the process's life. */
 const gates = new Map<string, ServiceGate>();
 
-/** A waiting request's wake-up: true with a turn, false without one (Stop). */
-type Wake = (turn: boolean) => void;
+/** A waiting request's wake-up: with its turn (the number of its start), or without one (Stop). */
+type Wake = (start: number | undefined) => void;
 
 /**
  * One execution's place in the gate, and its items' Pace (sending.ts): its re-sends (in the order
@@ -132,11 +191,11 @@ export class ExecutionLane implements Pace {
 		return this.newItems.length > 0 || this.resendAt <= now;
 	}
 
-	/** The turn to the first re-send due, else to the first new item (there is one: `ready`). */
-	grant(now: number): void {
+	/** Turn `start` to the first re-send due, else to the first new item (there is one: `ready`). */
+	grant(now: number, start: number): void {
 		const at = this.resends.findIndex((resend) => resend.notBefore <= now);
 		const wake = at === -1 ? this.newItems.shift()! : this.resends.splice(at, 1)[0].wake;
-		wake(true);
+		wake(start);
 		if (this.newItems.length === 0) this.makeRoom();
 	}
 
@@ -148,29 +207,28 @@ export class ExecutionLane implements Pace {
 
 	async attempt(send: () => Promise<Attempt>, afterMs?: number): Promise<Sent | undefined> {
 		if (this.stop?.aborted) return undefined;
-		const turn = new Promise<boolean>((wake) =>
+		const turn = new Promise<number | undefined>((wake) =>
 			afterMs === undefined
 				? this.newItems.push(wake)
 				: this.resends.push({ notBefore: Date.now() + afterMs, wake }),
 		);
 		this.gate.dispatch();
-		if (!(await turn)) return undefined;
+		const start = await turn;
+		if (start === undefined) return undefined;
 		let attempt: Attempt | undefined;
+		let sent = false;
 		const sentAt = Date.now();
 		try {
-			const closedForMs = this.gate.closedUntil - sentAt;
-			if (closedForMs > 0) return { closedForMs };
+			if (sentAt < this.gate.closed.until) return { failure: unsent(this.gate.closed, sentAt) };
 			// Stopped while it waited: its turn goes back unused.
 			if (this.stop?.aborted) return undefined;
+			sent = true;
 			attempt = await send();
 			return attempt;
 		} finally {
 			// An answer to a stopped execution's aborted request says nothing of the service.
 			const answered = attempt !== undefined && !this.stop?.aborted;
-			this.gate.giveBack(
-				answered ? sentAt : undefined,
-				attempt && 'failure' in attempt ? attempt.failure : undefined,
-			);
+			this.gate.giveBack(start, sent, answered ? { sentAt, attempt: attempt! } : undefined);
 		}
 	}
 
@@ -185,8 +243,8 @@ export class ExecutionLane implements Pace {
 	}
 
 	private release(): void {
-		for (const wake of this.newItems.splice(0)) wake(false);
-		for (const { wake } of this.resends.splice(0)) wake(false);
+		for (const wake of this.newItems.splice(0)) wake(undefined);
+		for (const { wake } of this.resends.splice(0)) wake(undefined);
 		this.makeRoom();
 	}
 }

@@ -6,8 +6,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { MAX_RETRY_WAIT_MS } from '../../../../nodes/TriggerAutomation/answer/failure';
+import { quotaSpent } from '../../../../nodes/TriggerAutomation/answer/quotaSpent';
+import { askedToWait } from '../../../../nodes/TriggerAutomation/answer/rateLimited';
 import { MAX_IN_FLIGHT } from '../../../../nodes/TriggerAutomation/description';
 import type { Attempt } from '../../../../nodes/TriggerAutomation/request/attempt';
+import { RESET_MARGIN_MS } from '../../../../nodes/TriggerAutomation/sending/quota';
 import {
 	ExecutionLane,
 	STARTS_PER_TURN,
@@ -23,6 +26,11 @@ const accepted: Attempt = {
 	signedAt: undefined,
 };
 const refused = (afterMs?: number): Attempt => ({ failure: rateLimited(afterMs) });
+/** Accepted, its answer telling `remaining` requests until `resetInMs` from now. */
+const acceptedTelling = (remaining: number, resetInMs: number): Attempt => ({
+	...accepted,
+	quota: { remaining, resetAt: Date.now() + resetInMs, header: 'X-RateLimit-Remaining' },
+});
 
 /**
  * A request through `lane` (a re-send: `afterMs`), logged as `label` when its turn comes; the test
@@ -85,8 +93,9 @@ describe('ServiceGate', () => {
 		const b = new ExecutionLane(service, undefined);
 		await turnedAway(a, MAX_RETRY_WAIT_MS + 1000);
 		const log: string[] = [];
-		expect(await request(b, log, 'b').done).toEqual({ closedForMs: MAX_RETRY_WAIT_MS + 1000 });
-		expect(await request(a, log, 'a').done).toEqual({ closedForMs: MAX_RETRY_WAIT_MS + 1000 });
+		const unsent = { failure: askedToWait(MAX_RETRY_WAIT_MS + 1000) };
+		expect(await request(b, log, 'b').done).toEqual(unsent);
+		expect(await request(a, log, 'a').done).toEqual(unsent);
 		expect(log).toEqual([]);
 		await vi.advanceTimersByTimeAsync(MAX_RETRY_WAIT_MS + 1000);
 		request(a, log, 'a');
@@ -203,5 +212,75 @@ describe('ServiceGate', () => {
 		expect(log).toHaveLength(MAX_IN_FLIGHT);
 		second.close();
 		expect(vi.getTimerCount()).toBe(0);
+	});
+
+	it('a quota told holds every execution once spent, until its reset; then one request goes alone until its answer tells the quota again', async () => {
+		const service = newService();
+		const a = new ExecutionLane(service, undefined);
+		const b = new ExecutionLane(service, undefined);
+		const first = request(a, [], 'first');
+		await microtasks();
+		first.answer(acceptedTelling(2, 5_000));
+		await first.done;
+		const log: string[] = [];
+		const requests = ['a0', 'b0', 'a1', 'b1', 'a2'].map((label) =>
+			request(label.startsWith('a') ? a : b, log, label),
+		);
+		await microtasks();
+		expect(log).toEqual(['a0', 'b0']);
+		// Counted as they came: nothing is left, whatever the order the answers are read in.
+		requests[1].answer(acceptedTelling(0, 5_000));
+		requests[0].answer(acceptedTelling(1, 5_000));
+		await vi.advanceTimersByTimeAsync(5_000 + RESET_MARGIN_MS - 1);
+		expect(log).toEqual(['a0', 'b0']);
+		await vi.advanceTimersByTimeAsync(1);
+		expect(log).toEqual(['a0', 'b0', 'a1']);
+		await vi.advanceTimersByTimeAsync(10_000);
+		expect(log).toEqual(['a0', 'b0', 'a1']);
+		requests[2].answer(acceptedTelling(4, 5_000));
+		await microtasks();
+		expect(log).toEqual(['a0', 'b0', 'a1', 'b1', 'a2']);
+		a.close();
+		b.close();
+	});
+
+	it('a quota spent until a reset longer than the node waits lets every waiting item go unsent, told when it resets, once no answer is awaited', async () => {
+		const service = newService();
+		const lane = new ExecutionLane(service, undefined);
+		const first = request(lane, [], 'first');
+		await microtasks();
+		first.answer(acceptedTelling(1, MAX_RETRY_WAIT_MS + 1000));
+		await first.done;
+		const log: string[] = [];
+		const [last, ...waiting] = ['last', 'b', 'c'].map((label) => request(lane, log, label));
+		await microtasks();
+		expect(log).toEqual(['last']);
+		// Its answer could still tell of more room: the others wait for it.
+		await vi.advanceTimersByTimeAsync(1_000);
+		last.answer(acceptedTelling(0, MAX_RETRY_WAIT_MS + 1));
+		const resetAt = Date.now() + MAX_RETRY_WAIT_MS + 1 + RESET_MARGIN_MS;
+		const unsent = { failure: quotaSpent(resetAt, 'X-RateLimit-Remaining', Date.now()) };
+		expect(await Promise.all(waiting.map(async ({ done }) => await done))).toEqual([
+			unsent,
+			unsent,
+		]);
+		expect(log).toEqual(['last']);
+		expect(vi.getTimerCount()).toBe(0);
+		lane.close();
+	});
+
+	it('a quota spent until a reset of exactly the longest the node waits holds the items until then, refusing none', async () => {
+		const lane = new ExecutionLane(newService(), undefined);
+		const first = request(lane, [], 'first');
+		await microtasks();
+		first.answer(acceptedTelling(0, MAX_RETRY_WAIT_MS));
+		await first.done;
+		const log: string[] = [];
+		request(lane, log, 'next');
+		await vi.advanceTimersByTimeAsync(MAX_RETRY_WAIT_MS + RESET_MARGIN_MS - 1);
+		expect(log).toEqual([]);
+		await vi.advanceTimersByTimeAsync(1);
+		expect(log).toEqual(['next']);
+		lane.close();
 	});
 });

@@ -1,0 +1,117 @@
+/**
+ * A quota the service tells in its answers, kept by Sending → Adaptive (sending/quota.ts), in
+ * n8n-core's engine against a real service on 127.0.0.1 that keeps a fixed-window quota and tells
+ * it in each header form (dev/quotaHeaders.js): executions started at once in one process, at
+ * their defaults. The budget's rules with a controlled clock: quota.test.ts, serviceGate.test.ts.
+ */
+import type { IRun } from 'n8n-workflow';
+import { describe, expect, it } from 'vitest';
+
+import { outputOf, startWorkflow } from '../../../../dev/engine';
+import type { QuotaForm, QuotaSpec } from '../../../../dev/quotaHeaders';
+import { FixedWindowQuota, QUOTA_FORMS } from '../../../../dev/quotaHeaders';
+import { SECRET, engineReceiver } from '../../../support/engineReceiver';
+import { expectNoLeak } from '../../../support/leaks';
+import { count, messageOf, wait } from '../../../support/limitedService';
+import { specViolations } from '../../../support/receiver';
+import { NODE_NAME, triggerWorkflow } from '../../../support/workflows';
+
+const { receiver, webhookUrl, webhookPath } = engineReceiver();
+
+/**
+ * The service: `spec`'s quota counted as requests arrive, told on every answer; beyond it 429 with
+ * Retry-After until the window ends; a run created 20 ms after a request is taken.
+ */
+function quotaService(spec: QuotaSpec) {
+	const quota = new FixedWindowQuota(spec);
+	const seen = { runs: [] as string[] };
+	receiver.respondWith(async (request, res) => {
+		const { admitted, headers } = quota.take();
+		if (!admitted) return void res.writeHead(429, headers).end();
+		await wait(20);
+		const message = messageOf(request);
+		seen.runs.push(message);
+		res.writeHead(202, { 'Content-Type': 'application/json', ...headers });
+		res.end(JSON.stringify({ runId: `run-${message}` }));
+	});
+	return { quota, seen };
+}
+
+/** Item `n` of execution `e` sends the message "e-n". */
+const messages = (e: number, size: number) => Array.from({ length: size }, (_, n) => `${e}-${n}`);
+
+/** Execution `e` of Start → Trigger Automation at its defaults (On Error → Continue). */
+async function execution(e: number, size: number): Promise<IRun> {
+	const started = await startWorkflow(
+		triggerWorkflow({
+			parameters: { message: '={{ $json.m }}' },
+			items: messages(e, size).map((m) => ({ m })),
+			settings: { onError: 'continueRegularOutput' },
+			webhookUrl: webhookUrl(),
+			secret: SECRET,
+		}),
+	);
+	return await started.promise;
+}
+
+/** Executions `from`… of `size` items each, started at once; every request checked. */
+async function burst(executions: number, size: number, from = 0): Promise<IRun[]> {
+	const runs = await Promise.all(
+		Array.from({ length: executions }, async (_, k) => await execution(from + k, size)),
+	);
+	for (const request of receiver.requests)
+		expect(specViolations(request, SECRET, webhookPath())).toEqual([]);
+	expectNoLeak(SECRET, { extra: runs }, receiver.requests);
+	return runs;
+}
+
+const statuses = (run: IRun) => outputOf(run, NODE_NAME).map((item) => item.json.statusCode);
+const oncePerMessage = (all: string[]) => Object.fromEntries(all.map((m) => [m, 1]));
+
+describe.each(QUOTA_FORMS)('a quota told in the %s form is kept', (form: QuotaForm) => {
+	it('15 executions × 20 items at once, 260 requests per 3 s told: no request is turned away, and every item is accepted once', async () => {
+		// More than the node has in flight before the first answer (MAX_IN_FLIGHT, 256): without
+		// the quota told, the 300 requests would go within the window, and 40 would meet a 429.
+		const { quota, seen } = quotaService({ limit: 260, windowSeconds: 3, form });
+		const runs = await burst(15, 20);
+		runs.forEach((run) => expect(statuses(run)).toEqual(Array(20).fill(202)));
+		expect(quota.refused).toBe(0);
+		expect(count(seen.runs)).toEqual(oncePerMessage(runs.flatMap((_, e) => messages(e, 20))));
+	});
+
+	it('once one answer told the quota, 3 executions × 3 items at once, 5 requests per second: none is turned away', async () => {
+		const { quota, seen } = quotaService({ limit: 5, windowSeconds: 1, form });
+		const [first] = await burst(1, 1);
+		expect(statuses(first)).toEqual([202]);
+		const runs = await burst(3, 3, 1);
+		runs.forEach((run) => expect(statuses(run)).toEqual(Array(3).fill(202)));
+		expect(quota.refused).toBe(0);
+		const all = ['0-0', ...runs.flatMap((_, k) => messages(k + 1, 3))];
+		expect(count(seen.runs)).toEqual(oncePerMessage(all));
+	});
+});
+
+describe('a quota spent until a reset longer than the node waits', () => {
+	it('fails the items not yet sent with rate_limited, before sending them, saying when the quota resets', async () => {
+		const { quota, seen } = quotaService({ limit: 4, windowSeconds: 3600, form: 'draft' });
+		await burst(1, 1);
+		const [run] = await burst(1, 6, 1);
+		const output = outputOf(run, NODE_NAME);
+		expect(output.slice(0, 3).map((item) => item.json.statusCode)).toEqual([202, 202, 202]);
+		for (const item of output.slice(3)) {
+			expect(item.json.error).toMatch(
+				/^Not sent: the service's quota is spent until \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC \(in 36\d\d s\), longer than this node waits$/,
+			);
+			expect(item.json.details).toMatchObject({ code: 'rate_limited' });
+		}
+		// A later execution sends nothing either: the service said so until its reset.
+		const [later] = await burst(1, 2, 2);
+		expect(outputOf(later, NODE_NAME).map((item) => item.json.details)).toMatchObject([
+			{ code: 'rate_limited' },
+			{ code: 'rate_limited' },
+		]);
+		expect(receiver.requests).toHaveLength(4);
+		expect(seen.runs).toEqual(['0-0', '1-0', '1-1', '1-2']);
+		expect(quota.refused).toBe(0);
+	});
+});
