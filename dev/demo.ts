@@ -21,7 +21,7 @@ import type { Example } from './examples';
 import { loadExamples, prepareExample } from './examples';
 import type { RunRecord } from './simulator';
 import { AutomationServiceSimulator, DEV_SECRET, failureLines, failureOptions } from './simulator';
-import { TurnAwayLog } from './turnAwayLog';
+import { SimulatorLog } from './simulatorLog';
 
 const DEMO_AUTOMATION = 'demo-automation';
 
@@ -126,12 +126,12 @@ async function main(): Promise<void> {
 
 	const serve = command.kind === 'serve' ? command : undefined;
 	const demoSecret = serve?.fixedSecret ? DEV_SECRET : `demo_${randomBytes(16).toString('hex')}`;
-	// While serving, what it turns away shows as it happens: a run that waits is not a hang.
-	const turnAways = new TurnAwayLog((line) => console.log(line));
+	// While serving, what it answers shows as it happens: each run, each refusal and its reason.
+	const answers = new SimulatorLog((line) => console.log(line));
 	const simulator = new AutomationServiceSimulator({
 		automations: [{ id: DEMO_AUTOMATION, secret: demoSecret }],
 		...failureOptions(serve ?? {}),
-		...(serve ? { onTurnedAway: (reason) => turnAways.turnedAway(reason) } : {}),
+		...(serve ? { onAnswered: (answer) => answers.answered(answer) } : {}),
 	});
 	const base = await simulator.start(command.port);
 	const webhookUrl = simulator.webhookUrl(DEMO_AUTOMATION);

@@ -14,7 +14,7 @@
  *   npm run dev -- --dir /tmp/dev2 --port 5700  n8n's data and the pid file elsewhere
  *
  * n8n's own output goes to a log file beside its data, which the summary names; the terminal keeps
- * the steps and the summary.
+ * the steps, the summary and what the simulator answers (dev/simulatorLog.ts).
  */
 import {
 	appendFileSync,
@@ -33,7 +33,7 @@ import { APPS, N8nInstance, OWNER, appDir, appVersion, setUpOwner } from './n8nA
 import { PACKAGE_DIR } from './packageDir';
 import { PACKAGE_NAME } from './packageNames';
 import { AutomationServiceSimulator, DEV_SECRET, failureLines, failureOptions } from './simulator';
-import { TurnAwayLog } from './turnAwayLog';
+import { SimulatorLog } from './simulatorLog';
 import { credentialsOf, readExamples, workflowId } from './exampleFiles';
 
 const AUTOMATION = 'dev-automation';
@@ -125,12 +125,12 @@ export async function startDevN8n(options: {
 }): Promise<DevN8n> {
 	const { app, port, dataDir, print, perSecond, busySeconds, signal } = options;
 	mkdirSync(dataDir, { recursive: true });
-	// What the simulator turns away shows here as it happens: a run that waits is not a hang.
-	const turnAways = new TurnAwayLog(print);
+	// What the simulator answers shows here as it happens: each run, each refusal and its reason.
+	const answers = new SimulatorLog(print);
 	const simulator = new AutomationServiceSimulator({
 		automations: [{ id: AUTOMATION, secret: DEV_SECRET }],
 		...failureOptions({ perSecond, busySeconds }),
-		onTurnedAway: (reason) => turnAways.turnedAway(reason),
+		onAnswered: (answer) => answers.answered(answer),
 	});
 	await simulator.start(options.simulatorPort ?? port + 1);
 	const logFile = join(dataDir, 'n8n.log');
@@ -148,7 +148,7 @@ export async function startDevN8n(options: {
 		(stopping ??= (async () => {
 			await n8n.stop();
 			await simulator.stop();
-			turnAways.flush();
+			answers.flush();
 		})());
 	signal?.addEventListener('abort', () => void stop(), { once: true });
 	try {
@@ -207,6 +207,7 @@ export async function startDevN8n(options: {
 			`  n8n log:    ${logFile}`,
 			'After a change: npm run dev (rebuilds, restarts this one, keeps your edits). Ctrl+C stops.',
 			'The examples and their credentials as in examples/ again: npm run dev -- --restore-examples',
+			'Below, as it happens: each run the simulator creates, each request it refuses and why.',
 		];
 		print(lines.join('\n'));
 	} catch (error) {

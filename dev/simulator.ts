@@ -12,7 +12,6 @@ import type { AddressInfo } from 'node:net';
 
 import { SIGNATURE_TOLERANCE_MS } from '../credentials/common/signature';
 import { TokenBucket } from './tokenBucket';
-import type { TurnAwayReason } from './turnAwayLog';
 import type { VerificationCode } from './verifySignature';
 import { VerificationError, receivedSignatureHeader, verifySignature } from './verifySignature';
 
@@ -55,16 +54,23 @@ export interface SimulatorOptions {
 	 * answered 429 with Retry-After: 1 and creates no run. Then the rate limit, if any.
 	 */
 	busyForMs?: number;
-	/** Told of each trigger request answered 429, and why (dev/turnAwayLog.ts prints it). */
-	onTurnedAway?: (reason: TurnAwayReason) => void;
+	/** Told of each answer but the run history's, as it is sent (dev/simulatorLog.ts prints it). */
+	onAnswered?: (answer: SimulatorAnswer) => void;
 }
 
 interface Rejection {
 	status: number;
 	error: string;
 	message: string;
+	/** Why, in a few words, for the terminal: never the secret, the signature or the body. */
+	reason: string;
 	retryAfter?: string;
 }
+
+/** What the simulator answered a request: a run it created, or a refusal and its reason. */
+export type SimulatorAnswer =
+	| { kind: 'run'; run: RunRecord }
+	| { kind: 'refused'; status: number; reason: string; retryAfter?: string };
 
 /**
  * The failures a request may ask for in its body's `data.context.simulateFailure`, as a sandbox
@@ -77,6 +83,7 @@ export const SIMULATED_FAILURES: Record<string, Rejection> = {
 		error: 'rate_limited',
 		message:
 			'Simulated failure (simulateFailure: rate_limited): too many requests, retry after 1 s.',
+		reason: 'simulated failure',
 		retryAfter: '1',
 	},
 	signature_rejected: {
@@ -84,23 +91,26 @@ export const SIMULATED_FAILURES: Record<string, Rejection> = {
 		error: 'invalid_signature',
 		message:
 			'Simulated failure (simulateFailure: signature_rejected): the signature was valid, and refused as asked.',
+		reason: 'simulated failure',
 	},
 	body_rejected: {
 		status: 422,
 		error: 'invalid_body',
 		message:
 			'Simulated failure (simulateFailure: body_rejected): the body was valid, and refused as asked.',
+		reason: 'simulated failure',
 	},
 };
 
-const SIGNATURE_STATUS: Record<VerificationCode, Rejection> = {
-	missing: { status: 401, error: 'missing_signature', message: '' },
-	malformed: { status: 400, error: 'malformed_signature', message: '' },
-	no_signature: { status: 400, error: 'malformed_signature', message: '' },
-	mismatch: { status: 403, error: 'invalid_signature', message: '' },
-	expired: { status: 401, error: 'expired_signature', message: '' },
-	future: { status: 401, error: 'expired_signature', message: '' },
-	bad_secret: { status: 500, error: 'server_misconfigured', message: '' },
+const SIGNATURE_STATUS: Record<VerificationCode, Omit<Rejection, 'message'>> = {
+	missing: { status: 401, error: 'missing_signature', reason: 'no signature header' },
+	malformed: { status: 400, error: 'malformed_signature', reason: 'malformed signature' },
+	no_signature: { status: 400, error: 'malformed_signature', reason: 'no v1 signature' },
+	// The HMAC is checked before the time: a wrong secret, or bytes changed after signing.
+	mismatch: { status: 403, error: 'invalid_signature', reason: 'wrong secret or altered body' },
+	expired: { status: 401, error: 'expired_signature', reason: 'expired signature' },
+	future: { status: 401, error: 'expired_signature', reason: 'signed in the future' },
+	bad_secret: { status: 500, error: 'server_misconfigured', reason: 'no secret to verify with' },
 };
 
 const WEBHOOK_PATH = /^\/webhooks\/cloud\/([^/?#]+)$/;
@@ -140,13 +150,13 @@ export class AutomationServiceSimulator {
 	baseUrl = '';
 	/** Every request that reached the simulator, accepted or not. */
 	requests = 0;
-	/** Trigger requests turned away with 429, by the rate limit or the busy spell. */
+	/** Requests answered 429: in the busy spell, over the rate limit, or as a simulated failure. */
 	tooMany = 0;
 	private readonly bucket: TokenBucket | undefined;
 	private readonly busyForMs: number | undefined;
 	/** When the first trigger request came, which began the busy spell. */
 	private busySince: number | undefined;
-	private readonly onTurnedAway: (reason: TurnAwayReason) => void;
+	private readonly onAnswered: (answer: SimulatorAnswer) => void;
 
 	constructor(options: SimulatorOptions) {
 		for (const { id, secret } of options.automations) this.secrets.set(id, secret);
@@ -155,7 +165,7 @@ export class AutomationServiceSimulator {
 		this.now = options.now ?? Date.now;
 		this.bucket = options.perSecond === undefined ? undefined : new TokenBucket(options.perSecond);
 		this.busyForMs = options.busyForMs;
-		this.onTurnedAway = options.onTurnedAway ?? (() => undefined);
+		this.onAnswered = options.onAnswered ?? (() => undefined);
 	}
 
 	async start(port = 0): Promise<string> {
@@ -193,30 +203,45 @@ export class AutomationServiceSimulator {
 		const runsMatch = RUNS_PATH.exec(path);
 		if (req.method === 'GET' && runsMatch) {
 			const id = decodePathSegment(runsMatch[1]);
-			if (!this.secrets.has(id)) return send(res, 404, this.unknown(id));
+			if (!this.secrets.has(id)) return this.refuse(res, this.unknown(id));
 			return send(res, 200, { automationId: id, runs: this.runs(id) });
 		}
 		const match = WEBHOOK_PATH.exec(path);
 		if (!match) {
-			return send(res, 404, { error: 'not_found', message: `No endpoint at ${path}.` });
+			return this.refuse(res, {
+				status: 404,
+				error: 'not_found',
+				message: `No endpoint at ${path}.`,
+				reason: `no endpoint at ${path}`,
+			});
 		}
 		if (req.method !== 'POST') {
 			res.setHeader('Allow', 'POST');
-			return send(res, 405, { error: 'method_not_allowed', message: 'Trigger with POST.' });
+			return this.refuse(res, {
+				status: 405,
+				error: 'method_not_allowed',
+				message: 'Trigger with POST.',
+				// The credential test's probe is a HEAD: a 405 tells it the URL answers.
+				reason:
+					req.method === 'HEAD' ? 'HEAD, as a credential test sends' : `${req.method}, not POST`,
+			});
 		}
 		if (this.busy()) {
-			this.tooMany++;
-			this.onTurnedAway('busy spell');
-			res.setHeader('Retry-After', '1');
-			return send(res, 429, { error: 'busy', message: 'The service is busy: retry after 1 s.' });
+			return this.refuse(res, {
+				status: 429,
+				error: 'busy',
+				message: 'The service is busy: retry after 1 s.',
+				reason: 'busy spell',
+				retryAfter: '1',
+			});
 		}
 		if (this.bucket && !this.bucket.admit()) {
-			this.tooMany++;
-			this.onTurnedAway('rate limit');
-			res.setHeader('Retry-After', '1');
-			return send(res, 429, {
+			return this.refuse(res, {
+				status: 429,
 				error: 'rate_limited',
 				message: 'Too many requests: retry after 1 s.',
+				reason: 'rate limit',
+				retryAfter: '1',
 			});
 		}
 		const chunks: Buffer[] = [];
@@ -229,19 +254,29 @@ export class AutomationServiceSimulator {
 		});
 		req.on('end', () => {
 			if (tooLarge) {
-				return send(res, 413, {
+				return this.refuse(res, {
+					status: 413,
 					error: 'body_too_large',
 					message: `The body has ${size} bytes; at most ${this.maxBodyBytes} are accepted.`,
+					reason: `body of ${size} bytes`,
 				});
 			}
 			const rejection = this.accept(match[1], req, Buffer.concat(chunks), res);
-			if (!rejection) return;
-			if (rejection.status === 429) {
-				this.tooMany++;
-				this.onTurnedAway('simulated failure');
-			}
-			if (rejection.retryAfter !== undefined) res.setHeader('Retry-After', rejection.retryAfter);
-			send(res, rejection.status, { error: rejection.error, message: rejection.message });
+			if (rejection) this.refuse(res, rejection);
+		});
+	}
+
+	/** Answers with a refusal, and tells of it. */
+	private refuse(res: ServerResponse, rejection: Rejection): void {
+		const { status, reason, retryAfter } = rejection;
+		if (status === 429) this.tooMany++;
+		if (retryAfter !== undefined) res.setHeader('Retry-After', retryAfter);
+		send(res, status, { error: rejection.error, message: rejection.message });
+		this.onAnswered({
+			kind: 'refused',
+			status,
+			reason,
+			...(retryAfter === undefined ? {} : { retryAfter }),
 		});
 	}
 
@@ -254,7 +289,12 @@ export class AutomationServiceSimulator {
 	}
 
 	private unknown(id: string): Rejection & { status: 404 } {
-		return { status: 404, error: 'unknown_automation', message: `No automation with id "${id}".` };
+		return {
+			status: 404,
+			error: 'unknown_automation',
+			message: `No automation with id "${id}".`,
+			reason: `unknown automation "${id}"`,
+		};
 	}
 
 	/** Checks one trigger request; records the run and answers, or returns why it is refused. */
@@ -273,6 +313,7 @@ export class AutomationServiceSimulator {
 				status: 415,
 				error: 'unsupported_media_type',
 				message: `Content-Type must be application/json, got "${contentType}".`,
+				reason: `Content-Type "${contentType}"`,
 			};
 		}
 		const now = this.now();
@@ -298,6 +339,7 @@ export class AutomationServiceSimulator {
 				status: 409,
 				error: 'replayed_signature',
 				message: 'This signed request was already accepted. Sign each request anew.',
+				reason: 'replayed signature',
 			};
 		}
 
@@ -309,17 +351,24 @@ export class AutomationServiceSimulator {
 				status: 422,
 				error: 'invalid_body',
 				message: `The body is not JSON: ${(error as Error).message}`,
+				reason: 'body not JSON',
 			};
 		}
 		const data = isPlainObject(parsed) ? parsed.data : undefined;
 		if (!isPlainObject(data)) {
-			return { status: 422, error: 'invalid_body', message: 'The body must be {"data": {...}}.' };
+			return {
+				status: 422,
+				error: 'invalid_body',
+				message: 'The body must be {"data": {...}}.',
+				reason: 'body not {"data": {…}}',
+			};
 		}
 		if (typeof data.message !== 'string' || data.message.trim() === '') {
 			return {
 				status: 422,
 				error: 'invalid_body',
 				message: 'data.message must be a non-empty string.',
+				reason: 'no data.message',
 			};
 		}
 		if (data.context !== undefined && !isPlainObject(data.context)) {
@@ -327,6 +376,7 @@ export class AutomationServiceSimulator {
 				status: 422,
 				error: 'invalid_body',
 				message: 'data.context must be an object when present.',
+				reason: 'data.context not an object',
 			};
 		}
 		const simulate = isPlainObject(data.context) ? data.context.simulateFailure : undefined;
@@ -338,6 +388,7 @@ export class AutomationServiceSimulator {
 						status: 422,
 						error: 'invalid_body',
 						message: `data.context.simulateFailure must be one of ${Object.keys(SIMULATED_FAILURES).join(', ')}, got ${JSON.stringify(simulate)}.`,
+						reason: 'unknown simulateFailure',
 					};
 		}
 
@@ -354,6 +405,7 @@ export class AutomationServiceSimulator {
 		runs.push(run);
 		this.history.set(id, runs);
 		send(res, 202, { runId: run.runId, automationId: id, status: 'accepted' });
+		this.onAnswered({ kind: 'run', run });
 		return undefined;
 	}
 

@@ -1,17 +1,20 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import type { SimulatorAnswer } from '../../dev/simulator';
 import { AutomationServiceSimulator, SIMULATED_FAILURES } from '../../dev/simulator';
-import type { TurnAwayReason } from '../../dev/turnAwayLog';
 import { buildSignatureHeader } from '../../credentials/common/signature';
 
 const ID = 'sim-automation';
 const SECRET = 'sim_secret_value';
 let clock = Date.now();
+/** What the simulator told of its answers (the terminal's log prints them). */
+const told: SimulatorAnswer[] = [];
 const simulator = new AutomationServiceSimulator({
 	automations: [{ id: ID, secret: SECRET }],
 	maxBodyBytes: 1024,
 	now: () => clock,
+	onAnswered: (answer) => told.push(answer),
 });
 
 beforeAll(async () => {
@@ -55,6 +58,7 @@ const signed = (body: string, t = clock, secret = SECRET) => ({
 describe('the simulator accepts correctly signed triggers and records runs', () => {
 	it('accepts, answers 202 with the run id, and lists the run in the history', async () => {
 		clock = Date.now();
+		told.length = 0;
 		const answer = await send(`/webhooks/cloud/${ID}`, BODY, signed(BODY));
 		expect(answer.status).toBe(202);
 		const runs = simulator.runs(ID);
@@ -64,6 +68,8 @@ describe('the simulator accepts correctly signed triggers and records runs', () 
 			message: 'hello',
 			context: { a: 1 },
 		});
+		// Told with the run; the history's GET below is not an answer to tell.
+		expect(told).toEqual([{ kind: 'run', run: runs[runs.length - 1] }]);
 		const history = await new Promise<Answer>((resolve) => {
 			request(`${simulator.baseUrl}/automations/${ID}/runs`, (res) => {
 				const chunks: Buffer[] = [];
@@ -75,17 +81,19 @@ describe('the simulator accepts correctly signed triggers and records runs', () 
 		});
 		expect(history.status).toBe(200);
 		expect((history.body as unknown as { runs: unknown[] }).runs).toHaveLength(runs.length);
+		expect(told).toHaveLength(1);
 	});
 });
 
-describe('the simulator rejects each bad request with its own status and message', () => {
-	const cases: Array<[string, () => Promise<Answer>, number, string, RegExp]> = [
+describe('the simulator rejects each bad request with its own status and message, and tells why', () => {
+	const cases: Array<[string, () => Promise<Answer>, number, string, RegExp, string]> = [
 		[
 			'a missing signature',
 			() => send(`/webhooks/cloud/${ID}`, BODY, { 'Content-Type': 'application/json' }),
 			401,
 			'missing_signature',
 			/missing/,
+			'no signature header',
 		],
 		[
 			'a malformed signature',
@@ -97,6 +105,7 @@ describe('the simulator rejects each bad request with its own status and message
 			400,
 			'malformed_signature',
 			/Malformed/,
+			'malformed signature',
 		],
 		[
 			'a wrong signature (other secret)',
@@ -104,6 +113,7 @@ describe('the simulator rejects each bad request with its own status and message
 			403,
 			'invalid_signature',
 			/does not match/,
+			'wrong secret or altered body',
 		],
 		[
 			'an expired signature (5 minutes old)',
@@ -111,6 +121,7 @@ describe('the simulator rejects each bad request with its own status and message
 			401,
 			'expired_signature',
 			/expired/,
+			'expired signature',
 		],
 		[
 			'an unknown automation',
@@ -118,6 +129,7 @@ describe('the simulator rejects each bad request with its own status and message
 			404,
 			'unknown_automation',
 			/No automation with id "nope"/,
+			'unknown automation "nope"',
 		],
 		[
 			'a body that is not JSON',
@@ -125,6 +137,7 @@ describe('the simulator rejects each bad request with its own status and message
 			422,
 			'invalid_body',
 			/not JSON/,
+			'body not JSON',
 		],
 		[
 			'a body without data.message',
@@ -132,6 +145,7 @@ describe('the simulator rejects each bad request with its own status and message
 			422,
 			'invalid_body',
 			/data.message/,
+			'no data.message',
 		],
 		[
 			'a context that is an array',
@@ -144,6 +158,7 @@ describe('the simulator rejects each bad request with its own status and message
 			422,
 			'invalid_body',
 			/data.context must be an object/,
+			'data.context not an object',
 		],
 		[
 			'a content type other than JSON',
@@ -151,6 +166,7 @@ describe('the simulator rejects each bad request with its own status and message
 			415,
 			'unsupported_media_type',
 			/application\/json/,
+			'Content-Type "text/plain"',
 		],
 		[
 			'a body over the size limit',
@@ -161,6 +177,7 @@ describe('the simulator rejects each bad request with its own status and message
 			413,
 			'body_too_large',
 			/at most 1024/,
+			'body of 2023 bytes',
 		],
 		[
 			'another method than POST',
@@ -168,19 +185,40 @@ describe('the simulator rejects each bad request with its own status and message
 			405,
 			'method_not_allowed',
 			/POST/,
+			'PUT, not POST',
 		],
 	];
-	for (const [name, act, status, error, message] of cases) {
-		it(`${name} → ${status} ${error}`, async () => {
+	for (const [name, act, status, error, message, reason] of cases) {
+		it(`${name} → ${status} ${error}, told as "${reason}"`, async () => {
 			clock = Date.now();
+			told.length = 0;
 			const before = simulator.runs(ID).length;
 			const answer = await act();
 			expect(answer.status).toBe(status);
 			expect(answer.body.error).toBe(error);
 			expect(answer.body.message).toMatch(message);
 			expect(simulator.runs(ID)).toHaveLength(before);
+			expect(told).toEqual([{ kind: 'refused', status, reason }]);
 		});
 	}
+
+	it.each([
+		['HEAD', '/webhooks/cloud/x', 405, 'HEAD, as a credential test sends'],
+		['POST', '/hooks/x', 404, 'no endpoint at /hooks/x'],
+		['GET', '/automations/nope/runs', 404, 'unknown automation "nope"'],
+	])('%s %s → %i, told as %j', async (method, path, status, reason) => {
+		told.length = 0;
+		const answer = await new Promise<number>((resolve, reject) => {
+			request(`${simulator.baseUrl}${path}`, { method }, (res) => {
+				res.resume();
+				res.on('end', () => resolve(res.statusCode ?? 0));
+			})
+				.on('error', reject)
+				.end();
+		});
+		expect(answer).toBe(status);
+		expect(told).toEqual([{ kind: 'refused', status, reason }]);
+	});
 
 	it('the same signed request with its header entries reordered is a replay too', async () => {
 		clock = Date.now();
@@ -198,10 +236,12 @@ describe('the simulator rejects each bad request with its own status and message
 		const headers = signed(BODY);
 		expect((await send(`/webhooks/cloud/${ID}`, BODY, headers)).status).toBe(202);
 		const before = simulator.runs(ID).length;
+		told.length = 0;
 		const replay = await send(`/webhooks/cloud/${ID}`, BODY, headers);
 		expect(replay.status).toBe(409);
 		expect(replay.body.error).toBe('replayed_signature');
 		expect(simulator.runs(ID)).toHaveLength(before);
+		expect(told).toEqual([{ kind: 'refused', status: 409, reason: 'replayed signature' }]);
 	});
 });
 
@@ -214,6 +254,7 @@ describe('a failure asked for in data.context.simulateFailure (the examples show
 		clock = Date.now();
 		const before = simulator.runs(ID).length;
 		const body = JSON.stringify({ data: { message: 'm', context: { simulateFailure: asked } } });
+		told.length = 0;
 		const answer = await send(`/webhooks/cloud/${ID}`, body, signed(body));
 		expect(answer).toEqual({
 			status,
@@ -221,6 +262,14 @@ describe('a failure asked for in data.context.simulateFailure (the examples show
 		});
 		expect(answer.body.message).toMatch(/^Simulated failure \(simulateFailure: /);
 		expect(simulator.runs(ID)).toHaveLength(before);
+		expect(told).toEqual([
+			{
+				kind: 'refused',
+				status,
+				reason: 'simulated failure',
+				...(status === 429 ? { retryAfter: '1' } : {}),
+			},
+		]);
 		// Signed with another secret: the real rejection comes first.
 		const forged = await send(`/webhooks/cloud/${ID}`, body, signed(body, clock, 'other'));
 		expect(forged).toMatchObject({ status: 403, body: { error: 'invalid_signature' } });
@@ -245,11 +294,11 @@ describe('a failure asked for in data.context.simulateFailure (the examples show
 });
 
 describe('the simulator with a rate limit', () => {
-	const reasons: TurnAwayReason[] = [];
+	const toldLimited: SimulatorAnswer[] = [];
 	const limited = new AutomationServiceSimulator({
 		automations: [{ id: ID, secret: SECRET }],
 		perSecond: 3,
-		onTurnedAway: (reason) => reasons.push(reason),
+		onAnswered: (answer) => toldLimited.push(answer),
 	});
 	beforeAll(async () => {
 		await limited.start();
@@ -287,7 +336,16 @@ describe('the simulator with a rate limit', () => {
 		]);
 		expect(limited.runs(ID)).toHaveLength(3);
 		expect(limited.tooMany).toBe(2);
-		expect(reasons).toEqual(['rate limit', 'rate limit']);
+		const refused = toldLimited.filter((answer) => answer.kind === 'refused');
+		expect(refused).toEqual(
+			Array.from({ length: 2 }, () => ({
+				kind: 'refused',
+				status: 429,
+				reason: 'rate limit',
+				retryAfter: '1',
+			})),
+		);
+		expect(toldLimited.filter((answer) => answer.kind === 'run')).toHaveLength(3);
 	});
 });
 
@@ -295,11 +353,13 @@ describe('the simulator with a busy spell', () => {
 	const BUSY_MS = 10_000;
 	// Its own clock: the spell is measured on it, so no test waits for it to pass.
 	let busyClock = Date.now();
+	const answers: SimulatorAnswer[] = [];
 	const busy = new AutomationServiceSimulator({
 		automations: [{ id: ID, secret: SECRET }],
 		busyForMs: BUSY_MS,
 		perSecond: 1,
 		now: () => busyClock,
+		onAnswered: (answer) => answers.push(answer),
 	});
 	beforeAll(async () => {
 		await busy.start();
@@ -342,6 +402,14 @@ describe('the simulator with a busy spell', () => {
 		);
 		expect(busy.runs(ID)).toHaveLength(0);
 		expect(busy.tooMany).toBe(3);
+		expect(answers).toEqual(
+			Array.from({ length: 3 }, () => ({
+				kind: 'refused',
+				status: 429,
+				reason: 'busy spell',
+				retryAfter: '1',
+			})),
+		);
 
 		busyClock = first + BUSY_MS;
 		const after = await Promise.all([trigger('m4'), trigger('m5')]);
