@@ -4,14 +4,8 @@
  * the simulator, and on first start the example workflows with a credential for each pointing at
  * the simulator. Running it again (while one runs or not) rebuilds, stops the running one and
  * starts anew with the same database: what the user changed (workflows, credentials, executions)
- * stays; the examples are imported again only with --restore-examples.
- *
- *   npm run dev                 n8n 2.x on Node 24, editor on http://127.0.0.1:5678
- *   npm run dev -- --n8n 1      n8n 1.x on Node 20
- *   npm run dev -- --port 5700  another editor port (the simulator takes the next one)
- *   npm run dev -- --restore-examples  the examples and their credentials as in examples/ again
- *   npm run dev -- --busy 20 --per-second 5  the simulator busy, then rate-limited
- *   npm run dev -- --dir /tmp/dev2 --port 5700  n8n's data and the pid file elsewhere
+ * stays; the examples are imported again only with --restore-examples. Its flags and example
+ * commands: `npm run dev -- --help` (dev/devCli.js).
  *
  * n8n's own output goes to a log file beside its data, which the summary names; the terminal keeps
  * the steps, the summary and what the simulator answers (dev/simulatorLog.ts).
@@ -27,7 +21,7 @@ import {
 } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 
-import { devOptions } from './devCli';
+import { USAGE, devOptions } from './devCli';
 import type { N8nApp } from './n8nApp';
 import { APPS, N8nInstance, OWNER, appDir, appVersion, setUpOwner } from './n8nApp';
 import { PACKAGE_DIR } from './packageDir';
@@ -218,9 +212,11 @@ export async function startDevN8n(options: {
 }
 
 async function main(): Promise<void> {
-	const { app, port, restoreExamples, dir, perSecond, busySeconds } = options(
+	const { help, app, port, restoreExamples, dir, perSecond, busySeconds } = options(
 		process.argv.slice(2),
 	);
+	// dev/dev.js answers --help before the build; this is for the built script run by hand.
+	if (help) return console.log(USAGE);
 	const pidFile = join(dir, 'dev.pid');
 	mkdirSync(dir, { recursive: true });
 	await stopPrevious(pidFile);

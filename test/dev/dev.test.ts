@@ -1,7 +1,8 @@
 /**
- * `npm run dev` (dev/dev.js) in a checkout that lacks what it needs says which command to run and
- * exits 1 before anything is built. The checkout here is a copy of what dev/dev.js reads (the
- * manifest, dev/, credentials/, the apps' manifests), without node_modules or without the app.
+ * `npm run dev` (dev/dev.js) answers --help and a flag error, and in a checkout that lacks what it
+ * needs says which command to run, before anything is built. The checkout here is a copy of what
+ * dev/dev.js reads (the manifest, dev/, credentials/, the apps' manifests), without node_modules
+ * or without the app: whatever answers there cannot have built or started anything.
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
@@ -10,7 +11,7 @@ import { join } from 'node:path';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { devOptions } from '../../dev/devCli';
+import { FLAGS, USAGE, devOptions } from '../../dev/devCli';
 import { PACKAGE_DIR } from '../../dev/packageDir';
 
 const copies: string[] = [];
@@ -92,6 +93,7 @@ describe("npm run dev's flags", () => {
 		expect(
 			devOptions(['--per-second', '5', '--busy', '20', '--dir', '/tmp/dev-b', '--port', '5700']),
 		).toEqual({
+			help: false,
 			appId: 'n8n-2',
 			port: 5700,
 			restoreExamples: false,
@@ -106,14 +108,62 @@ describe("npm run dev's flags", () => {
 		[['--per-second', '0'], /^--per-second must be a number above 0/],
 		[['--per-second', '1.5'], /^--per-second must be a whole number/],
 		[['--port', '65535'], /^--port must be a port number below 65535/],
+		[['--n8n', '3'], /^--n8n must be 1 or 2, got "3"/],
+		[['--port'], /'--port <value>' argument missing/],
+		[['--restore-example'], /^unknown flag --restore-example$/],
+		[['-x'], /^unknown flag -x$/],
+		[['5700'], /^unexpected argument 5700: dev takes flags only$/],
 	])('%j is an error naming the flag', (args, message) => {
 		expect(() => devOptions(args)).toThrow(message);
 	});
 
-	it('npm run dev says so before building anything, and exits 2', () => {
+	it('npm run dev says so before building anything, points at --help, and exits 2', () => {
 		const run = npmRunDev(checkout({ nodeModules: true }), ['--busy', '0']);
 		expect(run.status).toBe(2);
 		expect(run.output).toContain('npm run dev: --busy must be a number above 0, got "0"');
+		expect(run.output).toContain('npm run dev -- --help lists the flags.');
 		expect(run.built).toBe(false);
+	});
+
+	it('an unknown flag is named as unknown, with --help to list them, exit 2, nothing built', () => {
+		const run = npmRunDev(checkout({ nodeModules: true }), ['--per-secnd', '5']);
+		expect(run).toEqual({
+			status: 2,
+			output: 'npm run dev: unknown flag --per-secnd. npm run dev -- --help lists the flags.\n',
+			built: false,
+		});
+	});
+});
+
+describe('npm run dev -- --help', () => {
+	it.each([['--help'], ['-h']])(
+		'%s prints the usage and exits 0, building nothing, even without node_modules',
+		(flag) => {
+			const run = npmRunDev(checkout({ nodeModules: false }), [flag]);
+			expect(run).toEqual({ status: 0, output: `${USAGE}\n`, built: false });
+		},
+	);
+
+	it('the usage has a line for every flag npm run dev takes, and the example commands', () => {
+		const flagLines = USAGE.split('\n').filter((line) => /^ {2}(-\w, )?--[\w-]+/.test(line));
+		expect(flagLines.map((line) => /--([\w-]+)/.exec(line)![1]).sort()).toEqual(
+			Object.keys(FLAGS).sort(),
+		);
+		// Each flag the usage lists is one devOptions takes (an unknown one would throw).
+		for (const line of flagLines) {
+			const [flag, value] = line.trim().replace(/^-h, /, '').split(/\s+/);
+			const example = { '<1|2>': '1', '<n>': '5700', '<folder>': '/tmp/d', '<seconds>': '2' };
+			const args = value.startsWith('<') ? [flag, example[value as keyof typeof example]] : [flag];
+			expect(() => devOptions(args), line).not.toThrow();
+		}
+		const examples = USAGE.split('\n').filter((line) => line.startsWith('  npm run dev'));
+		expect(examples.length).toBeGreaterThanOrEqual(5);
+		for (const example of examples) {
+			const args = example
+				.split(/\s{2,}/)[1]
+				.split(' ')
+				.slice(4);
+			expect(() => devOptions(args), example).not.toThrow();
+		}
 	});
 });
