@@ -5,18 +5,21 @@
  * for defaults) out of that log where n8n has one. Restarted, it keeps an edit made in the editor
  * (through n8n's REST API, as the editor saves); --restore-examples puts the example back. The
  * route example, run as shipped, reaches three failure branches, and the terminal says as it
- * happens what the simulator turned away. The whole command, `npm run dev` itself, stops cleanly
- * on Ctrl+C (SIGINT to its process group, as a terminal sends it) and on a SIGTERM to npm alone.
+ * happens what the simulator answered: the run it created and each refusal with its reason. The
+ * whole command, `npm run dev` itself, does the same in its terminal, stops cleanly on Ctrl+C
+ * (SIGINT to its process group, as a terminal sends it) and on a SIGTERM to npm alone; with --help
+ * it prints its usage and starts nothing.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { USAGE } from '../dev/devCli';
 import { EXAMPLE_IDS, readExamples } from '../dev/exampleFiles';
 import { APPS, OWNER, freePort } from '../dev/n8nApp';
 import type { DevN8n } from '../dev/n8nDev';
@@ -25,6 +28,33 @@ import { PACKAGE_DIR } from '../dev/packageDir';
 import { Rest } from './support/rest';
 
 const ORDER_ID = EXAMPLE_IDS['order-to-automation.json'];
+const ROUTE_ID = EXAMPLE_IDS['route-failures-by-code.json'];
+
+/** The terminal's lines of what the simulator answered ("12:00:01 Simulator: …"). */
+function simulatorLines(terminal: string): string[] {
+	return terminal.split('\n').filter((line) => /^\d\d:\d\d:\d\d Simulator: /.test(line));
+}
+
+/**
+ * What the route example's four orders get from the simulator, each told in the terminal: one run
+ * created (its message shortened), and the three failures it asks for, each with its status and
+ * reason (the 429 once per attempt: the node sends it again after its Retry-After).
+ */
+function expectRouteExampleTold(lines: string[]): void {
+	const told = lines.join('\n');
+	expect(told).toMatch(
+		/ Simulator: (.+; )?run created for automation dev-automation: “Check order \d+ for [^”]+”/,
+	);
+	expect(told).toMatch(
+		/ Simulator: (.+; )?turned away \d+ requests? with 429, Retry-After: 1 \(simulated failure\)/,
+	);
+	expect(told).toMatch(/ Simulator: (.+; )?refused 1 request with 403 \(simulated failure\)/);
+	expect(told).toMatch(/ Simulator: (.+; )?refused 1 request with 422 \(simulated failure\)/);
+	// No answer is told twice: the one run, the 403 and the 422 each once in all the lines.
+	expect(told.match(/run created|created \d+ runs/g)).toHaveLength(1);
+	expect(told.match(/with 403/g)).toHaveLength(1);
+	expect(told.match(/with 422/g)).toHaveLength(1);
+}
 
 interface StoredWorkflow {
 	versionId: string;
@@ -153,13 +183,12 @@ for (const app of Object.values(APPS)) {
 			});
 		}, 400_000);
 
-		it('the route example as shipped sends its orders to three failure branches; the terminal tells, as it happens, of the requests the simulator turned away', async () => {
+		it('the route example as shipped sends its orders to three failure branches; the terminal tells, as it happens, of the run the simulator created and of each refusal, with its reason', async () => {
 			printed.length = 0;
 			const baseUrl = `http://127.0.0.1:${port}`;
 			const rest = new Rest({ baseUrl, app }, await signIn(baseUrl));
-			const id = EXAMPLE_IDS['route-failures-by-code.json'];
 			const execution = await rest.ended(
-				await rest.runManually(id, 'When clicking ‘Execute workflow’'),
+				await rest.runManually(ROUTE_ID, 'When clicking ‘Execute workflow’'),
 			);
 			expect(execution.status).toBe('success');
 			const runData = execution.data.resultData.runData;
@@ -182,11 +211,9 @@ for (const app of Object.values(APPS)) {
 			}
 			const [hint] = runData['Trigger Automation'][0].hints ?? [];
 			expect(hint?.message).toMatch(/^The service turned away \d+ requests without creating a run/);
-			const lines = printed.filter((line) => line.includes('Simulator: turned away'));
-			expect(lines.length).toBeGreaterThanOrEqual(1);
-			expect(lines[0]).toMatch(
-				/^\d\d:\d\d:\d\d Simulator: turned away \d+ requests? with 429, Retry-After: 1 \(\d+ by the simulated failure\)$/,
-			);
+			// The last line comes at most a second after the last answer.
+			await until('the 422 told', () => printed.join('\n').includes('with 422'), 10_000);
+			expectRouteExampleTold(simulatorLines(printed.join('\n')));
 		}, 120_000);
 
 		it("offline, n8n's log has no lookup of n8n's hosts and no stack trace", () => {
@@ -224,6 +251,14 @@ function portFree(port: number): Promise<boolean> {
 	});
 }
 
+/** A free port whose next one is free too: npm run dev's simulator takes the next one. */
+async function freePortPair(): Promise<number> {
+	for (;;) {
+		const port = await freePort();
+		if (port < 65535 && (await portFree(port + 1))) return port;
+	}
+}
+
 /** Polls until `check` holds; a generous deadline, so a slow machine only takes longer. */
 async function until(what: string, check: () => boolean | Promise<boolean>, ms = 90_000) {
 	const deadline = Date.now() + ms;
@@ -240,8 +275,12 @@ describe('npm run dev stops cleanly', () => {
 	let output = '';
 	let port: number;
 
-	/** `npm run dev` in a process group of its own, as a terminal runs a command; resolves once up. */
+	/**
+	 * `npm run dev` in a process group of its own, as a terminal runs a command; resolves once up.
+	 * On ports free just before: other suites on this machine take free ports too.
+	 */
 	async function npmRunDev(): Promise<ChildProcess> {
+		port = await freePortPair();
 		output = '';
 		const child = spawn(
 			'npm',
@@ -274,7 +313,7 @@ describe('npm run dev stops cleanly', () => {
 	}
 
 	beforeAll(async () => {
-		port = await freePort();
+		port = await freePortPair();
 	});
 
 	afterAll(() => {
@@ -284,6 +323,27 @@ describe('npm run dev stops cleanly', () => {
 		}
 		rmSync(dir, { recursive: true, force: true });
 	});
+
+	it('executing the route example there, its terminal shows the run created and each refusal with its reason, as it happens', async () => {
+		const child = await npmRunDev();
+		expect(output).toContain(
+			'Below, as it happens: each run the simulator creates, each request it refuses and why.',
+		);
+		expect(simulatorLines(output)).toEqual([]);
+		const baseUrl = `http://127.0.0.1:${port}`;
+		const rest = new Rest({ baseUrl, app: APPS['n8n-2'] }, await signIn(baseUrl));
+		const execution = await rest.ended(
+			await rest.runManually(ROUTE_ID, 'When clicking ‘Execute workflow’'),
+		);
+		expect(execution.status).toBe('success');
+		await until('the 422 told', () => output.includes('with 422'), 10_000);
+		const lines = simulatorLines(output);
+		// For the record of the run: what the terminal printed.
+		console.log(`npm run dev's terminal printed:\n${lines.join('\n')}`);
+		expectRouteExampleTold(lines);
+		process.kill(-child.pid!, 'SIGINT');
+		await expectStopped(child);
+	}, 600_000);
 
 	it("Ctrl+C (SIGINT to npm's process group, twice) ends n8n and all it started, frees the port, removes the pid file, keeps the log", async () => {
 		const child = await npmRunDev();
@@ -310,4 +370,29 @@ describe('npm run dev stops cleanly', () => {
 			/Received SIGINT\. Shutting down/,
 		);
 	}, 600_000);
+
+	it('--help (and -h) prints the usage and exits 0, building and starting nothing', async () => {
+		const built = join(PACKAGE_DIR, '.dev-dist', 'dev', 'n8nDev.js');
+		const builtAt = () => (existsSync(built) ? statSync(built).mtimeMs : undefined);
+		for (const flag of ['--help', '-h']) {
+			const before = builtAt();
+			const other = join(dir, `help${flag}`);
+			const child = spawn(
+				'npm',
+				['run', 'dev', '--silent', '--', flag, '--dir', other, '--port', String(port)],
+				{ cwd: PACKAGE_DIR, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
+			);
+			npm = child;
+			let printed = '';
+			child.stdout!.on('data', (chunk: Buffer) => (printed += chunk.toString('utf8')));
+			child.stderr!.on('data', (chunk: Buffer) => (printed += chunk.toString('utf8')));
+			const code = await new Promise((resolve) => child.on('exit', resolve));
+			expect({ code, printed }).toEqual({ code: 0, printed: `${USAGE}\n` });
+			expect(groupMembers(child.pid!)).toEqual([]);
+			expect(existsSync(other)).toBe(false);
+			expect(await portFree(port)).toBe(true);
+			expect(await portFree(port + 1)).toBe(true);
+			expect(builtAt()).toBe(before);
+		}
+	}, 60_000);
 });
