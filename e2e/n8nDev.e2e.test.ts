@@ -231,6 +231,66 @@ for (const app of Object.values(APPS)) {
 }
 
 /** The processes of a process group (npm's, with everything it started). */
+/**
+ * The README's busy example, in n8n 2.41.1 as `npm run dev -- --busy 20` starts it: at the defaults
+ * the order's item fails with how often and over how long it was turned away; with Retries When
+ * Not Accepted at 30 it waits out the rest of the spell, its run is created once, and the hint says
+ * how long it waited.
+ */
+describe('npm run dev -- --busy 20: the README\'s busy example', () => {
+	const app = APPS['n8n-2'];
+	const dataDir = mkdtempSync(join(tmpdir(), 'n8n-2-dev-busy-'));
+	const printed: string[] = [];
+	let dev: DevN8n | undefined;
+	let port: number;
+
+	beforeAll(async () => {
+		port = await freePort();
+		dev = await startDevN8n({
+			app,
+			port,
+			simulatorPort: await freePort(),
+			dataDir,
+			restoreExamples: false,
+			busySeconds: 20,
+			print: (text) => printed.push(text),
+		});
+	});
+
+	afterAll(async () => {
+		await dev?.stop();
+		rmSync(dataDir, { recursive: true, force: true });
+	});
+
+	it('at the defaults the item fails with its figures; at 30 retries it waits the spell out and is accepted once, the hint saying how long', async () => {
+		const baseUrl = `http://127.0.0.1:${port}`;
+		const rest = new Rest({ baseUrl, app }, await signIn(baseUrl));
+		const trigger = 'When clicking ‘Execute workflow’';
+		const failed = await rest.ended(await rest.runManually(ORDER_ID, trigger));
+		expect(failed.status).toBe('error');
+		const error = failed.data.resultData.error as { message?: string } | undefined;
+		expect(error?.message).toMatch(
+			/^Rate limited by the service \(429\): turned away 6 times in [4-7] s, retries spent$/,
+		);
+		await rest.saveWorkflow(ORDER_ID, (workflow) => {
+			const node = workflow.nodes.find((n) => n.name === 'Trigger Automation')!;
+			node.parameters = { ...(node.parameters as object), options: { retries: 30 } };
+		});
+		const accepted = await rest.ended(await rest.runManually(ORDER_ID, trigger), 90_000);
+		expect(accepted.status).toBe('success');
+		const [run] = accepted.data.resultData.runData['Trigger Automation'];
+		expect(run.data?.main[0]?.map(({ json }) => json.statusCode)).toEqual([202]);
+		expect(run.hints?.map((hint) => hint.message)).toEqual([
+			expect.stringMatching(
+				/^The service turned away \d+ requests without creating a run; the node waited \d+ s in all and sent them again\. The item was accepted, once\.$/,
+			),
+		]);
+		const lines = simulatorLines(printed.join('\n'));
+		expect(lines.some((line) => /turned away \d+ requests? with 429.*busy spell/.test(line))).toBe(true);
+		expect(lines.filter((line) => line.includes('run created'))).toHaveLength(1);
+	}, 180_000);
+});
+
 function groupMembers(pgid: number): string[] {
 	return execFileSync('ps', ['-eo', 'pid=,pgid=,args='], { encoding: 'utf8' })
 		.split('\n')
