@@ -10,6 +10,8 @@
  */
 const { parseArgs } = require('node:util');
 
+const { quotaFlags } = require('./quotaHeaders');
+
 const SECRET_VARIABLE = 'AUTOMATION_SIGNING_SECRET';
 
 const USAGE = `Usage: npm start [-- <options>]
@@ -23,6 +25,10 @@ Without options: runs every example workflow through n8n's engine against the lo
                           every start (default: a new one each start).
   --per-second <n>        With --serve: a rate limit; beyond n requests per second, 429.
   --busy <seconds>        With --serve: every request is a 429 for this long from the first one.
+  --quota <n>/<seconds>   With --serve: a quota of n requests per window, told on every answer;
+                          beyond it, 429 until the window ends.
+  --quota-headers <form>  How the quota is told: draft (default), ratelimit, x-ratelimit (Reset
+                          as a time, as GitHub) or x-ratelimit-seconds.
   --url <webhook URL>     Trigger a real automation once, with the signing secret taken from the
                           ${SECRET_VARIABLE} environment variable. Needs --message.
   --message <text>        The instruction for the automation's AI (data.message).
@@ -48,6 +54,7 @@ class UsageError extends Error {}
  * @property {boolean} fixedSecret
  * @property {number} [perSecond]
  * @property {number} [busySeconds]
+ * @property {import('./quotaHeaders').QuotaSpec} [quota]
  *
  * @typedef {{ kind: 'help' }
  *   | { kind: 'examples'; port: number }
@@ -128,6 +135,18 @@ function perSecondFlag(text) {
 }
 
 /**
+ * `--quota` and `--quota-headers` (dev/quotaHeaders.js): the quota, or undefined when not given.
+ * @param {string | undefined} quota
+ * @param {string | undefined} form
+ * @returns {import('./quotaHeaders').QuotaSpec | undefined}
+ */
+function quotaFlag(quota, form) {
+	const spec = quotaFlags(quota, form);
+	if (spec !== undefined && 'problem' in spec) throw new UsageError(spec.problem);
+	return spec;
+}
+
+/**
  * @param {string[]} argv
  * @param {NodeJS.ProcessEnv} env
  * @param {WebhookUrlRule} checkWebhookUrl Called only when --url is given.
@@ -147,6 +166,8 @@ function parseDemoArgs(argv, env, checkWebhookUrl) {
 				'fixed-secret': { type: 'boolean' },
 				'per-second': { type: 'string' },
 				busy: { type: 'string' },
+				quota: { type: 'string' },
+				'quota-headers': { type: 'string' },
 				url: { type: 'string' },
 				message: { type: 'string' },
 				context: { type: 'string' },
@@ -165,19 +186,27 @@ function parseDemoArgs(argv, env, checkWebhookUrl) {
 			throw new UsageError(`--port must be a port number, got ${JSON.stringify(values.port)}`);
 		}
 		if (!values.serve) {
-			for (const flag of /** @type {const} */ (['fixed-secret', 'per-second', 'busy'])) {
+			for (const flag of /** @type {const} */ ([
+				'fixed-secret',
+				'per-second',
+				'busy',
+				'quota',
+				'quota-headers',
+			])) {
 				if (values[flag] !== undefined) throw new UsageError(`--${flag} is only used with --serve`);
 			}
 			return { kind: 'examples', port };
 		}
 		const perSecond = perSecondFlag(values['per-second']);
 		const busySeconds = positiveNumber('busy', values.busy);
+		const quota = quotaFlag(values.quota, values['quota-headers']);
 		return {
 			kind: 'serve',
 			port,
 			fixedSecret: values['fixed-secret'] === true,
 			...(perSecond === undefined ? {} : { perSecond }),
 			...(busySeconds === undefined ? {} : { busySeconds }),
+			...(quota === undefined ? {} : { quota }),
 		};
 	}
 	for (const flag of /** @type {const} */ ([
@@ -186,6 +215,8 @@ function parseDemoArgs(argv, env, checkWebhookUrl) {
 		'fixed-secret',
 		'per-second',
 		'busy',
+		'quota',
+		'quota-headers',
 	])) {
 		if (values[flag] !== undefined) throw new UsageError(`--${flag} is not used with --url`);
 	}
@@ -241,5 +272,6 @@ module.exports = {
 	parseDemoArgs,
 	positiveNumber,
 	perSecondFlag,
+	quotaFlag,
 	inCliTerms,
 };

@@ -8,7 +8,7 @@ const { existsSync } = require('node:fs');
 const { join } = require('node:path');
 const { parseArgs } = require('node:util');
 
-const { UsageError, perSecondFlag, positiveNumber } = require('./demoCli');
+const { UsageError, perSecondFlag, positiveNumber, quotaFlag } = require('./demoCli');
 
 const USAGE = `Usage: npm run dev [-- <options>]
 
@@ -22,6 +22,10 @@ Run it again after a change: it rebuilds and restarts n8n with the same data.
   --dir <folder>          Where n8n's data and the pid file go (default: .dev-n8n).
   --busy <seconds>        The simulator answers every request 429 for this long from the first one.
   --per-second <n>        The simulator's rate limit: beyond n requests per second, 429.
+  --quota <n>/<seconds>   The simulator keeps a quota of n requests per window and tells it on
+                          every answer; beyond it, 429 until the window ends.
+  --quota-headers <form>  How it tells the quota: draft (default), ratelimit, x-ratelimit (Reset as
+                          a time, as GitHub) or x-ratelimit-seconds.
   -h, --help              This text.
 
 Examples:
@@ -30,6 +34,7 @@ Examples:
   npm run dev -- --port 5700                   another editor port
   npm run dev -- --restore-examples            the examples as in examples/ again
   npm run dev -- --busy 20 --per-second 5      the simulator busy, then rate-limited
+  npm run dev -- --quota 20/30                 a quota of 20 requests per 30 s, told in headers
   npm run dev -- --dir /tmp/dev2 --port 5700   a second instance, its data elsewhere`;
 
 /**
@@ -41,6 +46,7 @@ Examples:
  * @property {string | undefined} dir Where n8n's data and the pid file go (default: .dev-n8n).
  * @property {number | undefined} perSecond The simulator's rate limit.
  * @property {number | undefined} busySeconds The simulator's busy spell.
+ * @property {import('./quotaHeaders').QuotaSpec | undefined} quota The simulator's quota.
  */
 
 /** Every flag, in node:util's parseArgs's terms; USAGE has a line for each. */
@@ -52,6 +58,8 @@ const FLAGS = /** @type {const} */ ({
 	dir: { type: 'string' },
 	busy: { type: 'string' },
 	'per-second': { type: 'string' },
+	quota: { type: 'string' },
+	'quota-headers': { type: 'string' },
 });
 
 /**
@@ -102,6 +110,7 @@ function devOptions(argv) {
 		dir: values.dir,
 		perSecond: perSecondFlag(values['per-second']),
 		busySeconds: positiveNumber('busy', values.busy),
+		quota: quotaFlag(values.quota, values['quota-headers']),
 	};
 }
 

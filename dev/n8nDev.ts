@@ -26,6 +26,7 @@ import type { N8nApp } from './n8nApp';
 import { APPS, N8nInstance, OWNER, appDir, appVersion, setUpOwner } from './n8nApp';
 import { PACKAGE_DIR } from './packageDir';
 import { PACKAGE_NAME } from './packageNames';
+import type { QuotaSpec } from './quotaHeaders';
 import { AutomationServiceSimulator, DEV_SECRET, failureLines, failureOptions } from './simulator';
 import { SimulatorLog } from './simulatorLog';
 import { credentialsOf, readExamples, workflowId } from './exampleFiles';
@@ -110,20 +111,21 @@ export async function startDevN8n(options: {
 	dataDir: string;
 	/** Import the examples and their credentials even into an existing database (overwriting them). */
 	restoreExamples?: boolean;
-	/** The simulator's rate limit (requests per second) and busy spell. */
+	/** The simulator's rate limit (requests per second), busy spell and quota. */
 	perSecond?: number;
 	busySeconds?: number;
+	quota?: QuotaSpec;
 	print: (text: string) => void;
 	/** Aborting it while n8n starts stops what was started; the promise then rejects. */
 	signal?: AbortSignal;
 }): Promise<DevN8n> {
-	const { app, port, dataDir, print, perSecond, busySeconds, signal } = options;
+	const { app, port, dataDir, print, perSecond, busySeconds, quota, signal } = options;
 	mkdirSync(dataDir, { recursive: true });
 	// What the simulator answers shows here as it happens: each run, each refusal and its reason.
 	const answers = new SimulatorLog(print);
 	const simulator = new AutomationServiceSimulator({
 		automations: [{ id: AUTOMATION, secret: DEV_SECRET }],
-		...failureOptions({ perSecond, busySeconds }),
+		...failureOptions({ perSecond, busySeconds, quota }),
 		onAnswered: (answer) => answers.answered(answer),
 	});
 	await simulator.start(options.simulatorPort ?? port + 1);
@@ -187,7 +189,7 @@ export async function startDevN8n(options: {
 					: 'kept as you left them, with your credentials and executions'),
 			`  Simulator:  ${webhookUrl} (run history: ${simulator.baseUrl}/automations/${AUTOMATION}/runs)`,
 			`${indent}its signing secret: ${DEV_SECRET} (a Service Webhook Secret credential takes both)`,
-			...failureLines({ perSecond, busySeconds }).map(
+			...failureLines({ perSecond, busySeconds, quota }).map(
 				([label, text]) => `${indent}${label.toLowerCase()}: ${text}`,
 			),
 			// A restart on another port moves the simulator; kept credentials still name the old one.
@@ -212,7 +214,7 @@ export async function startDevN8n(options: {
 }
 
 async function main(): Promise<void> {
-	const { help, app, port, restoreExamples, dir, perSecond, busySeconds } = options(
+	const { help, app, port, restoreExamples, dir, perSecond, busySeconds, quota } = options(
 		process.argv.slice(2),
 	);
 	// dev/dev.js answers --help before the build; this is for the built script run by hand.
@@ -253,6 +255,7 @@ async function main(): Promise<void> {
 		restoreExamples,
 		perSecond,
 		busySeconds,
+		quota,
 		print: (text) => console.log(text),
 		signal: aborted.signal,
 	});

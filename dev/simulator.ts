@@ -11,6 +11,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { SIGNATURE_TOLERANCE_MS } from '../credentials/common/signature';
+import type { QuotaSpec } from './quotaHeaders';
+import { FixedWindowQuota, quotaLine } from './quotaHeaders';
 import { TokenBucket } from './tokenBucket';
 import type { VerificationCode } from './verifySignature';
 import { VerificationError, receivedSignatureHeader, verifySignature } from './verifySignature';
@@ -54,6 +56,13 @@ export interface SimulatorOptions {
 	 * answered 429 with Retry-After: 1 and creates no run. Then the rate limit, if any.
 	 */
 	busyForMs?: number;
+	/**
+	 * A quota, as a gateway in front of a service keeps and tells one (dev/quotaHeaders.js): this
+	 * many trigger requests per fixed window, told in the chosen headers on every answer to one;
+	 * beyond it, 429 with Retry-After until the window ends, and no run. Counted first, before the
+	 * busy spell and the rate limit, as a gateway in front would.
+	 */
+	quota?: QuotaSpec;
 	/** Told of each answer but the run history's, as it is sent (dev/simulatorLog.ts prints it). */
 	onAnswered?: (answer: SimulatorAnswer) => void;
 }
@@ -154,6 +163,7 @@ export class AutomationServiceSimulator {
 	tooMany = 0;
 	private readonly bucket: TokenBucket | undefined;
 	private readonly busyForMs: number | undefined;
+	private readonly quota: FixedWindowQuota | undefined;
 	/** When the first trigger request came, which began the busy spell. */
 	private busySince: number | undefined;
 	private readonly onAnswered: (answer: SimulatorAnswer) => void;
@@ -165,6 +175,7 @@ export class AutomationServiceSimulator {
 		this.now = options.now ?? Date.now;
 		this.bucket = options.perSecond === undefined ? undefined : new TokenBucket(options.perSecond);
 		this.busyForMs = options.busyForMs;
+		this.quota = options.quota && new FixedWindowQuota(options.quota, this.now);
 		this.onAnswered = options.onAnswered ?? (() => undefined);
 	}
 
@@ -224,6 +235,18 @@ export class AutomationServiceSimulator {
 				// The credential test's probe is a HEAD: a 405 tells it the URL answers.
 				reason:
 					req.method === 'HEAD' ? 'HEAD, as a credential test sends' : `${req.method}, not POST`,
+			});
+		}
+		const quota = this.quota?.take();
+		for (const [name, value] of Object.entries(quota?.headers ?? {})) res.setHeader(name, value);
+		if (quota && !quota.admitted) {
+			const retryAfter = quota.headers['Retry-After'];
+			return this.refuse(res, {
+				status: 429,
+				error: 'quota_exceeded',
+				message: `The quota is spent: retry after ${retryAfter} s.`,
+				reason: 'quota spent',
+				retryAfter,
 			});
 		}
 		if (this.busy()) {
@@ -416,19 +439,24 @@ export class AutomationServiceSimulator {
 	}
 }
 
-/** The failures a user asked the simulator for: `--per-second` and `--busy` (in seconds). */
+/**
+ * The failures a user asked the simulator for: `--per-second`, `--busy` (in seconds) and `--quota`
+ * with `--quota-headers`.
+ */
 export interface FailureFlags {
 	perSecond?: number;
 	busySeconds?: number;
+	quota?: QuotaSpec;
 }
 
 /** The simulator's options for those failures. */
 export function failureOptions(
 	flags: FailureFlags,
-): Pick<SimulatorOptions, 'perSecond' | 'busyForMs'> {
+): Pick<SimulatorOptions, 'perSecond' | 'busyForMs' | 'quota'> {
 	return {
 		...(flags.perSecond === undefined ? {} : { perSecond: flags.perSecond }),
 		...(flags.busySeconds === undefined ? {} : { busyForMs: flags.busySeconds * 1000 }),
+		...(flags.quota === undefined ? {} : { quota: flags.quota }),
 	};
 }
 
@@ -447,5 +475,6 @@ export function failureLines(options: FailureFlags): Array<[string, string]> {
 		const text = `${options.perSecond} requests/s${after}; beyond it, 429 with Retry-After: 1`;
 		lines.push(['Rate limit', text]);
 	}
+	if (options.quota !== undefined) lines.push(quotaLine(options.quota));
 	return lines;
 }

@@ -38,6 +38,20 @@ describe('npm start: flags', () => {
 		});
 	});
 
+	it('--serve takes a quota and how to tell it; --quota-headers alone, or a quota it cannot read, is an error', () => {
+		expect(parse(['--serve', '--quota', '20/30', '--quota-headers', 'ratelimit'], {})).toEqual({
+			kind: 'serve',
+			port: 0,
+			fixedSecret: false,
+			quota: { limit: 20, windowSeconds: 30, form: 'ratelimit' },
+		});
+		expect(() => parse(['--serve', '--quota-headers', 'draft'], {})).toThrow(
+			'--quota-headers is only used with --quota',
+		);
+		expect(() => parse(['--serve', '--quota', '20'], {})).toThrow(/^--quota must be/);
+		expect(() => parse(['--quota', '20/30'], {})).toThrow('--quota is only used with --serve');
+	});
+
 	it('only --url asks for the URL rules (npm start compiles them for a --url alone)', () => {
 		const unused = () => {
 			throw new Error('the URL rules were asked for');

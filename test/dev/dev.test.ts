@@ -152,8 +152,17 @@ describe('npm run dev -- --help', () => {
 		// Each flag the usage lists is one devOptions takes (an unknown one would throw).
 		for (const line of flagLines) {
 			const [flag, value] = line.trim().replace(/^-h, /, '').split(/\s+/);
-			const example = { '<1|2>': '1', '<n>': '5700', '<folder>': '/tmp/d', '<seconds>': '2' };
+			const example = {
+				'<1|2>': '1',
+				'<n>': '5700',
+				'<folder>': '/tmp/d',
+				'<seconds>': '2',
+				'<n>/<seconds>': '20/30',
+				'<form>': 'x-ratelimit',
+			};
 			const args = value.startsWith('<') ? [flag, example[value as keyof typeof example]] : [flag];
+			// --quota-headers says how the quota of --quota is told: alone it is an error.
+			if (flag === '--quota-headers') args.push('--quota', '20/30');
 			expect(() => devOptions(args), line).not.toThrow();
 		}
 		const examples = USAGE.split('\n').filter((line) => line.startsWith('  npm run dev'));

@@ -420,3 +420,62 @@ describe('the simulator with a busy spell', () => {
 		expect(busy.runs(ID)).toHaveLength(1);
 	});
 });
+
+describe('the simulator with a quota told in headers', () => {
+	// Its own clock: the window is measured on it, so no test waits for it to pass.
+	let quotaClock = Date.parse('2026-11-21T10:00:00Z');
+	const answers: SimulatorAnswer[] = [];
+	const quoted = new AutomationServiceSimulator({
+		automations: [{ id: ID, secret: SECRET }],
+		quota: { limit: 2, windowSeconds: 30, form: 'x-ratelimit' },
+		now: () => quotaClock,
+		onAnswered: (answer) => answers.push(answer),
+	});
+	beforeAll(async () => {
+		await quoted.start();
+	});
+	afterAll(async () => quoted.stop());
+
+	async function trigger(message: string) {
+		const body = JSON.stringify({ data: { message } });
+		return await new Promise<{ status: number; headers: Record<string, unknown> }>(
+			(resolve, reject) => {
+				const req = request(
+					`${quoted.baseUrl}/webhooks/cloud/${ID}`,
+					{ method: 'POST', headers: signed(body, quotaClock) },
+					(res) => {
+						res.resume();
+						res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers }));
+					},
+				);
+				req.on('error', reject);
+				req.end(body);
+			},
+		);
+	}
+
+	it('tells the quota on every answer, in the form asked for, and beyond it answers 429 with Retry-After until the window ends, without a run', async () => {
+		const start = quotaClock;
+		const taken = [await trigger('q1'), await trigger('q2')];
+		expect(taken.map((answer) => answer.status)).toEqual([202, 202]);
+		expect(taken[1].headers).toMatchObject({
+			'x-ratelimit-limit': '2',
+			'x-ratelimit-remaining': '0',
+			'x-ratelimit-reset': String((start + 30_000) / 1000),
+		});
+		quotaClock = start + 12_000;
+		const refused = await trigger('q3');
+		expect(refused.status).toBe(429);
+		expect(refused.headers).toMatchObject({ 'x-ratelimit-remaining': '0', 'retry-after': '18' });
+		expect(answers.at(-1)).toEqual({
+			kind: 'refused',
+			status: 429,
+			reason: 'quota spent',
+			retryAfter: '18',
+		});
+		quotaClock = start + 30_000;
+		expect((await trigger('q4')).status).toBe(202);
+		expect(quoted.runs(ID).map((run) => run.message)).toEqual(['q1', 'q2', 'q4']);
+		expect(quoted.tooMany).toBe(1);
+	});
+});
