@@ -16,7 +16,9 @@ export interface Pace {
 	/**
 	 * Sends one request at the turn the pace gives it (a re-send: `afterMs` after its item was
 	 * turned away, or later) and gives the turn back with the answer. The one place a turn is taken
-	 * and given back. Undefined: nothing was sent (Stop).
+	 * and given back. Undefined: nothing was sent (Stop). Under Adaptive, a failure unsent while
+	 * the service said nothing goes before a time further off than the node waits (a Retry-After,
+	 * or a quota spent until its reset).
 	 */
 	attempt(send: () => Promise<Attempt>, afterMs?: number): Promise<Sent | undefined>;
 }
