@@ -8,7 +8,6 @@ import type { IDataObject } from 'n8n-workflow';
 import type { Failure } from './answer/failure';
 import { MAX_RETRY_WAIT_MS, TriggerError } from './answer/failure';
 import { outputJson } from './answer/response';
-import { askedToWait } from './answer/rateLimited';
 import { sendAttempt } from './request/attempt';
 import { previewItem } from './request/preview';
 import { bodyForItem } from './request/requestBody';
@@ -57,7 +56,6 @@ export async function triggerItem(
 			if (failure) throw new TriggerError(failure);
 			return undefined;
 		}
-		if ('closedForMs' in sent) throw new TriggerError(askedToWait(sent.closedForMs));
 		if ('accepted' in sent) {
 			return outputJson(
 				{ automationId: target.automationId, signatureTimestamp: sent.signedAt },

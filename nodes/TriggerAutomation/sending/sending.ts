@@ -20,14 +20,8 @@ export interface Pace {
 	 * the service said nothing goes before a time further off than the node waits (a Retry-After,
 	 * or a quota spent until its reset).
 	 */
-	attempt(send: () => Promise<Attempt>, afterMs?: number): Promise<Sent | undefined>;
+	attempt(send: () => Promise<Attempt>, afterMs?: number): Promise<Attempt | undefined>;
 }
-
-/**
- * What an attempt came to: the answer, or a failure unsent. `closedForMs` is no longer made: the
- * gate lets an item go unsent with its failure (serviceGate.ts, `unsent`).
- */
-export type Sent = Attempt | { closedForMs: number };
 
 /** Waits `ms`, or less at Stop (n8n's sleep then rejects; the caller handles the stop). */
 const pause = async (ms: number, signal?: AbortSignal) =>

@@ -14,7 +14,7 @@ import { MAX_IN_FLIGHT } from '../description';
 import type { Attempt } from '../request/attempt';
 import { Quota, RESET_MARGIN_MS } from './quota';
 import { SendRate } from './sendRate';
-import type { Pace, Sent } from './sending';
+import type { Pace } from './sending';
 
 /** Starts per turn of the event loop: between them it reads answers, so a 429 is heard early. */
 export const STARTS_PER_TURN = 8;
@@ -205,7 +205,7 @@ export class ExecutionLane implements Pace {
 		await new Promise<void>((resolve) => this.room_.push(resolve));
 	}
 
-	async attempt(send: () => Promise<Attempt>, afterMs?: number): Promise<Sent | undefined> {
+	async attempt(send: () => Promise<Attempt>, afterMs?: number): Promise<Attempt | undefined> {
 		if (this.stop?.aborted) return undefined;
 		const turn = new Promise<number | undefined>((wake) =>
 			afterMs === undefined
