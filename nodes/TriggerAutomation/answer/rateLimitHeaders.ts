@@ -65,7 +65,7 @@ function bareItem(text: string): [Bare, string] | undefined {
 	return [{ kind: 'boolean', value: boolean === '1' }, rest];
 }
 
-/** A structured-field list of items (RFC 8941 §4.2.1); undefined if the text is not one. */
+/** A structured-field list of items (RFC 8941, section 4.2.1); undefined if the text is not one. */
 function parseList(text: string): Item[] | undefined {
 	const items: Item[] = [];
 	let rest = text.trim();
