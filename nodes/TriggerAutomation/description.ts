@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { MAX_WAIT_MS, RESENT } from './sending/resendPolicy';
+
 /**
  * Sending → Adaptive: requests at once to one service from one n8n process. It bounds what a first
  * burst sends before the first 429 is read, and lets one execution of 200 items go at once, as the
@@ -207,7 +209,7 @@ export const nodeProperties: INodeProperties[] = [
 				type: 'number',
 				typeOptions: { minValue: 0 },
 				default: 5,
-				description: `How often to re-send, freshly signed, a request the service provably did not accept (connection refused, 429, or 503 with Retry-After; after its Retry-After, at most 60 s) while it accepted no other request: waiting for a turn costs none. To wait out a busy spell, allow about one per second of it (120: 2 minutes at Retry-After: 1), up to ${MAX_RETRIES}. Other failures are never re-sent, so no run is created twice.`,
+				description: `How often to re-send, freshly signed, a request the service provably did not accept (${RESENT.map(({ short }) => short).join(', ')}; after its Retry-After, at most ${MAX_WAIT_MS / 1000} s) while it accepted no other request: waiting for a turn costs none. To wait out a busy spell, allow about one per second of it (120: 2 minutes at Retry-After: 1), up to ${MAX_RETRIES}. Other failures are never re-sent, so no run is created twice.`,
 			},
 			{
 				displayName: LABELS.sending,

@@ -96,13 +96,7 @@ export async function triggerAutomations(this: IExecuteFunctions): Promise<INode
 			return { itemIndex, json };
 		} catch (error) {
 			if (!(error instanceof TriggerError)) return { itemIndex, error };
-			const how = {
-				sending,
-				atOnce: tally.mostInFlight,
-				retries,
-				turnedAway: pace.turnedAway,
-				spentMs: pace.firstSentAt === undefined ? 0 : Date.now() - pace.firstSentAt,
-			};
+			const how = { sending, atOnce: tally.mostInFlight, retries };
 			return { itemIndex, error: new TriggerError(rateLimitAdvice(error.failure, how)) };
 		}
 	};

@@ -4,7 +4,6 @@ import type { Failure } from '../../nodes/TriggerAutomation/answer/failure';
 export const rateLimited = (afterMs?: number): Failure => ({
 	code: 'rate_limited',
 	message: 'Rate limited by the service (429)',
-	resend: true,
 	pushBack: { afterMs },
 });
 

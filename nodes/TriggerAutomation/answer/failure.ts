@@ -46,22 +46,20 @@ export interface Failure {
 	/** The service's HTTP status, when it answered. */
 	httpCode?: string;
 	/**
-	 * Sending again is safe (the service provably did not accept the request) and can succeed (the
-	 * cause can pass): connection refused, 429.
-	 */
-	resend: boolean;
-	/**
 	 * The service pushed back (429, 503, connection refused, no answer in time): send less for a
 	 * while. `afterMs`: the wait it asked for (Retry-After).
 	 */
 	pushBack?: { afterMs?: number };
+	/**
+	 * Why the node stopped sending an item the service turned away (sending/resendPolicy.ts), with
+	 * how often it was turned away, over how long: its title and advice say so (rateLimited.ts).
+	 */
+	stopped?: {
+		why: 'retries off' | 'retries spent' | 'wait too long';
+		turnedAway: number;
+		spentMs: number;
+	};
 }
-
-/**
- * The longest Retry-After the node waits. A longer one fails the item it came with, and, under
- * Adaptive, every item that would go to that service before it ends, unsent (serviceGate.ts).
- */
-export const MAX_RETRY_WAIT_MS = 60_000;
 
 /** The request may have reached the service and created a run: it is never sent again. */
 export function mayHaveRun(failure: Failure): boolean {
@@ -98,7 +96,7 @@ export class TriggerError extends Error {
 
 /** A problem of the parameters or the item's data, found before anything was sent. */
 export function badInput(message: string, description?: string): TriggerError {
-	return new TriggerError({ code: 'bad_input', message, description, resend: false });
+	return new TriggerError({ code: 'bad_input', message, description });
 }
 
 /** n8n's own error (an expression error …): it already says what is wrong. */
@@ -109,7 +107,6 @@ export function fromN8n(error: unknown): TriggerError {
 		code: 'bad_input',
 		message,
 		description: typeof description === 'string' ? description : undefined,
-		resend: false,
 	});
 }
 

@@ -50,7 +50,6 @@ function isN8nRefusal(error: object): error is { message: string; description?: 
 export function timeoutFailure(request: RequestInfo): Failure {
 	return {
 		code: 'may_have_run',
-		resend: false,
 		pushBack: {},
 		message: `The service did not answer within ${request.timeoutMs} ms`,
 		description: `Raise ${inOptions(LABELS.timeout)} if the service is slow.`,
@@ -59,19 +58,19 @@ export function timeoutFailure(request: RequestInfo): Failure {
 
 /** Nothing reached the service. */
 function notSent(code: FailureCode, message: string, description: string): Failure {
-	return { code, resend: false, message, description };
+	return { code, message, description };
 }
 
 /** The request may have been written before the connection failed. */
 function mayHaveBeenSent(message: string): Failure {
-	return { code: 'may_have_run', resend: false, message };
+	return { code: 'may_have_run', message };
 }
 
 /** A thrown error (before or instead of an answer) → Failure. */
 export function failureFromError(error: unknown, request: RequestInfo): Failure {
 	// The credential refused to sign (its message says why); nothing was sent.
 	const refused = findInChain(error, (e) => (e instanceof CredentialRefusal ? e : undefined));
-	if (refused) return { code: 'bad_input', resend: false, message: refused.message };
+	if (refused) return { code: 'bad_input', message: refused.message };
 	const n8nRefusal = findInChain(error, (e) => (isN8nRefusal(e) ? e : undefined));
 	if (n8nRefusal) {
 		const { message, description } = n8nRefusal;
@@ -79,7 +78,6 @@ export function failureFromError(error: unknown, request: RequestInfo): Failure 
 		const fix = typeof description === 'string' ? editorText(description) : '';
 		return {
 			code: 'n8n_refused',
-			resend: false,
 			message,
 			description: fix === '' ? NOTHING_SENT : `${fix} ${NOTHING_SENT}`,
 		};
@@ -99,7 +97,6 @@ export function failureFromError(error: unknown, request: RequestInfo): Failure 
 				`Could not connect to ${host}: connection refused`,
 				'Check that the service is reachable from the machine running n8n and that the webhook URL (host and port) is right. Nothing accepted the connection, so no run was created.',
 			),
-			resend: true,
 			pushBack: {},
 		};
 	}

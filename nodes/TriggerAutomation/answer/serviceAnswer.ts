@@ -126,7 +126,6 @@ function unavailableForNow(response: RawResponse, pushBack: { afterMs?: number }
 	return {
 		httpCode: '503',
 		code: 'rate_limited',
-		resend: true,
 		pushBack,
 		// What came of it (the wait too long, the retries spent) is said once it failed: rateLimitAdvice.
 		message: 'The service is unavailable for now (503)',
@@ -145,8 +144,8 @@ export function failureFromAnswer(
 ): Failure | undefined {
 	const status = response.statusCode;
 	if (status >= 200 && status < 300) return undefined;
-	// What every failure told by an answer has: its status, and no re-send unless said below.
-	const answered = { httpCode: String(status), resend: false } as const;
+	// What every failure told by an answer has: its status.
+	const answered = { httpCode: String(status) } as const;
 	const retryAfter = headerValue(response.headers, 'retry-after');
 	const pushBack = { afterMs: parseRetryAfter(retryAfter, now) };
 	const said = serviceSaid(response);
@@ -191,7 +190,6 @@ export function failureFromAnswer(
 		return {
 			...answered,
 			code: 'rate_limited',
-			resend: true,
 			pushBack,
 			// What came of it (the wait too long, the retries spent) is said once it failed: rateLimitAdvice.
 			message: 'Rate limited by the service (429)',

@@ -6,13 +6,13 @@
 import { sleep } from 'n8n-workflow';
 
 import type { Failure } from '../answer/failure';
-import { MAX_RETRY_WAIT_MS } from '../answer/failure';
 import { quotaSpent } from '../answer/quotaSpent';
 import type { QuotaReading } from '../answer/rateLimitHeaders';
 import { askedToWait } from '../answer/rateLimited';
 import { MAX_IN_FLIGHT } from '../description';
 import type { Attempt } from '../request/attempt';
 import { Quota, RESET_MARGIN_MS } from './quota';
+import { tooLongToWait } from './resendPolicy';
 import { SendRate } from './sendRate';
 import type { Pace } from './sending';
 
@@ -80,7 +80,7 @@ export class ServiceGate {
 			this.rate.acceptedOne(sentAt, now);
 		} else if (attempt.failure.pushBack) {
 			const afterMs = attempt.failure.pushBack.afterMs ?? 0;
-			if (afterMs <= MAX_RETRY_WAIT_MS) this.rate.pushedBack(sentAt, now, afterMs);
+			if (!tooLongToWait(afterMs)) this.rate.pushedBack(sentAt, now, afterMs);
 			else this.close(now + afterMs, 'Retry-After');
 		}
 		this.dispatch();
@@ -99,7 +99,7 @@ export class ServiceGate {
 		if (now < this.closed.until) return 0;
 		const quotaMs = this.quota.waitMs(now);
 		// The margin is the node's own: a reset told 60 s away is waited for, as a Retry-After is.
-		if (quotaMs > MAX_RETRY_WAIT_MS + RESET_MARGIN_MS) {
+		if (tooLongToWait(quotaMs - RESET_MARGIN_MS)) {
 			// The answers of requests in flight may tell more of the quota; with none, the service
 			// has said that nothing goes before its reset, longer than the node waits.
 			const reset = this.quota.reset;

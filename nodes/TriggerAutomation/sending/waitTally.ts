@@ -4,14 +4,8 @@
  * requests it had in flight at once. The hint
  * after the run says it (nodeError.ts `waitHint`); an item's own count fits its advice.
  */
+import { isResent } from './resendPolicy';
 import type { Pace } from './sending';
-
-/** An item's pace, counting what the service turned away of its requests. */
-export type CountedPace = Pace & {
-	readonly turnedAway: number;
-	/** When its first request was sent (undefined: none yet). */
-	readonly firstSentAt: number | undefined;
-};
 
 export class WaitTally {
 	/** Requests the service turned away (429, connection refused): provably no run. */
@@ -27,19 +21,11 @@ export class WaitTally {
 	private waitingSince = 0;
 
 	/** `pace`, counted here, for one item. */
-	count(pace: Pace): CountedPace {
+	count(pace: Pace): Pace {
 		let sent = 0;
-		let turnedAway = 0;
-		let firstSentAt: number | undefined;
 		return {
 			get accepted() {
 				return pace.accepted;
-			},
-			get turnedAway() {
-				return turnedAway;
-			},
-			get firstSentAt() {
-				return firstSentAt;
 			},
 			attempt: async (send, afterMs) => {
 				// A re-send waits from here until its request goes (or it goes unsent).
@@ -54,7 +40,6 @@ export class WaitTally {
 					const result = await pace.attempt(async () => {
 						waited();
 						if (sent++ > 0) this.resent++;
-						firstSentAt ??= Date.now();
 						this.mostInFlight = Math.max(this.mostInFlight, ++this.inFlight);
 						try {
 							return await send();
@@ -62,10 +47,7 @@ export class WaitTally {
 							this.inFlight--;
 						}
 					}, afterMs);
-					if (result && 'failure' in result && result.failure.resend) {
-						turnedAway++;
-						this.turnedAway++;
-					}
+					if (result && 'failure' in result && isResent(result.failure)) this.turnedAway++;
 					return result;
 				} finally {
 					waited();

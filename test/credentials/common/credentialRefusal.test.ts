@@ -30,6 +30,6 @@ describe('a credential refusal: the credential will not sign, so nothing is sent
 	it('wrapped by n8n, it is still found: the item fails as bad input with its message, not as a network failure', () => {
 		const error = refusal();
 		const failure = failureFromError(new Error('Request failed', { cause: error }), REQUEST);
-		expect(failure).toEqual({ code: 'bad_input', resend: false, message: error.message });
+		expect(failure).toEqual({ code: 'bad_input', message: error.message });
 	});
 });

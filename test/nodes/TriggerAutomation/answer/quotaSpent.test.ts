@@ -12,7 +12,6 @@ describe('an item not sent while the quota is spent', () => {
 		const failure = quotaSpent(ANSWERED_AT + 3_599_001, 'X-RateLimit-Remaining', ANSWERED_AT);
 		expect(failure).toMatchObject({
 			code: 'rate_limited',
-			resend: false,
 			message:
 				"Not sent: the service's quota is spent until 2026-11-21 11:00:00 UTC (in 3600 s), longer than this node waits",
 		});

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
+import type { Failure } from '../../../../nodes/TriggerAutomation/answer/failure';
 import type { RateLimitedSending } from '../../../../nodes/TriggerAutomation/answer/rateLimited';
 import {
 	askedToWait,
@@ -15,7 +16,6 @@ describe('an item not sent because the service asked to wait longer than the nod
 	it('is rate_limited, never re-sent, and says the wait left in whole seconds, rounded up', () => {
 		expect(askedToWait(3_599_001)).toMatchObject({
 			code: 'rate_limited',
-			resend: false,
 			message:
 				'Not sent: the service asked to wait 3600 s more (Retry-After), longer than this node waits',
 		});
@@ -24,8 +24,10 @@ describe('an item not sent because the service asked to wait longer than the nod
 });
 
 describe('a 429 the item failed with: advice that fits how it was sent, naming no mode not in use', () => {
-	const tooMany = (retryAfter?: string) =>
-		failureFromAnswer(
+	const spent = { why: 'retries spent', turnedAway: 6, spentMs: 5_400 } as const;
+	/** A 429 the node stopped sending, as triggerItem.ts throws it (`stopped`: the re-send policy's). */
+	const tooMany = (retryAfter?: string, stopped: Failure['stopped'] = spent): Failure => ({
+		...failureFromAnswer(
 			{
 				statusCode: 429,
 				headers: retryAfter === undefined ? {} : { 'retry-after': retryAfter },
@@ -33,14 +35,10 @@ describe('a 429 the item failed with: advice that fits how it was sent, naming n
 			},
 			request,
 			now,
-		)!;
-	const adaptive: RateLimitedSending = {
-		sending: 'adaptive',
-		atOnce: 1,
-		retries: 5,
-		turnedAway: 6,
-		spentMs: 5_400,
-	};
+		)!,
+		stopped,
+	});
+	const adaptive: RateLimitedSending = { sending: 'adaptive', atOnce: 1, retries: 5 };
 	const MODES = /Sending|Adaptive|One at a Time|Fixed Batches|Batch/;
 
 	it('Adaptive, retries spent: the title says so, how often and over how long; raise Retries When Not Accepted or run later, then what the service said', () => {
@@ -55,10 +53,9 @@ describe('a 429 the item failed with: advice that fits how it was sent, naming n
 	});
 
 	it('One at a Time (batches of one), retries spent: the same, no batch advice', () => {
-		const { description } = rateLimitAdvice(tooMany(), {
+		const { description } = rateLimitAdvice(tooMany(undefined, { ...spent, turnedAway: 1 }), {
 			...adaptive,
 			sending: 'batches',
-			turnedAway: 1,
 			retries: 3,
 		});
 		expect(description).toMatch(/^Raise Options → Retries When Not Accepted \(now 3; /);
@@ -79,10 +76,10 @@ describe('a 429 the item failed with: advice that fits how it was sent, naming n
 	});
 
 	it('Retries When Not Accepted 0: raise it, as nothing was sent again', () => {
-		const { message, description } = rateLimitAdvice(tooMany('1'), {
+		const off = { why: 'retries off', turnedAway: 1, spentMs: 0 } as const;
+		const { message, description } = rateLimitAdvice(tooMany('1', off), {
 			...adaptive,
 			retries: 0,
-			turnedAway: 1,
 		});
 		expect(message).toBe(
 			'Rate limited by the service (429): not sent again, as Retries When Not Accepted is 0',
@@ -94,7 +91,8 @@ describe('a 429 the item failed with: advice that fits how it was sent, naming n
 
 	it('a Retry-After longer than the node waits: run it after that wait, whatever the mode or the retries', () => {
 		for (const how of [adaptive, { ...adaptive, sending: 'batches' as const, atOnce: 50 }]) {
-			const { message, description } = rateLimitAdvice(tooMany('120'), how);
+			const tooLong = { why: 'wait too long', turnedAway: 1, spentMs: 0 } as const;
+			const { message, description } = rateLimitAdvice(tooMany('120', tooLong), how);
 			expect(message).toBe(
 				'Rate limited by the service (429): asked to wait 120 s (Retry-After), longer than this node waits',
 			);
@@ -105,21 +103,21 @@ describe('a 429 the item failed with: advice that fits how it was sent, naming n
 	});
 
 	it('a connection refused until the retries were spent: its title says how often and over how long', () => {
-		const refused = {
+		const refused: Failure = {
 			code: 'connection_refused',
-			resend: true,
 			pushBack: {},
 			message: 'Could not connect to 127.0.0.1:9: connection refused',
 			description: 'Check that the service is reachable.',
-		} as const;
-		expect(rateLimitAdvice(refused, { ...adaptive, spentMs: 31_000 })).toEqual({
+			stopped: { ...spent, spentMs: 31_000 },
+		};
+		expect(rateLimitAdvice(refused, adaptive)).toEqual({
 			...refused,
 			message:
 				'Could not connect to 127.0.0.1:9: connection refused: refused 6 times in 31 s, retries spent',
 		});
 	});
 
-	it('leaves every other failure as it is', () => {
+	it('leaves every failure the node did not stop re-sending as it is', () => {
 		const refused = failureFromAnswer(
 			{ statusCode: 403, headers: {}, body: Buffer.from('') },
 			request,
@@ -127,5 +125,7 @@ describe('a 429 the item failed with: advice that fits how it was sent, naming n
 		)!;
 		expect(rateLimitAdvice(refused, adaptive)).toBe(refused);
 		expect(rateLimitAdvice(askedToWait(120_000), adaptive)).toEqual(askedToWait(120_000));
+		const unstopped = { ...tooMany('1'), stopped: undefined };
+		expect(rateLimitAdvice(unstopped, adaptive)).toBe(unstopped);
 	});
 });

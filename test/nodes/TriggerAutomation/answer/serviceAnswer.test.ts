@@ -150,7 +150,6 @@ describe('a 503 with Retry-After is a push-back: nothing was created, the item i
 		expect(failure).toMatchObject({
 			code: 'rate_limited',
 			httpCode: '503',
-			resend: true,
 			pushBack: { afterMs: 1_000 },
 			message: 'The service is unavailable for now (503)',
 		});
@@ -164,14 +163,9 @@ describe('a 503 with Retry-After is a push-back: nothing was created, the item i
 
 	it('once the item fails, it is led by the advice that fits how it was sent, as a 429 is', () => {
 		const failure = answered(503, { ...NGINX_HEADERS, 'retry-after': '1' }, NGINX_503_PAGE);
-		const how = {
-			sending: 'adaptive',
-			atOnce: 1,
-			retries: 5,
-			turnedAway: 6,
-			spentMs: 5_400,
-		} as const;
-		const { message, description } = rateLimitAdvice(failure, how);
+		const stopped = { why: 'retries spent', turnedAway: 6, spentMs: 5_400 } as const;
+		const how = { sending: 'adaptive', atOnce: 1, retries: 5 } as const;
+		const { message, description } = rateLimitAdvice({ ...failure, stopped }, how);
 		expect(message).toBe(
 			'The service is unavailable for now (503): turned away 6 times in 5 s, retries spent',
 		);
@@ -185,7 +179,6 @@ describe('a 503 with Retry-After is a push-back: nothing was created, the item i
 		const failure = answered(503, { 'retry-after': 'Sat, 21 Nov 2026 10:00:30 GMT' });
 		expect(failure).toMatchObject({
 			code: 'rate_limited',
-			resend: true,
 			pushBack: { afterMs: 30_000 },
 		});
 		expect(failure.message).toBe('The service is unavailable for now (503)');
@@ -195,7 +188,6 @@ describe('a 503 with Retry-After is a push-back: nothing was created, the item i
 		for (const status of [500, 502, 504]) {
 			expect(answered(status, { 'retry-after': '1' })).toMatchObject({
 				code: 'may_have_run',
-				resend: false,
 			});
 		}
 	});
@@ -212,7 +204,6 @@ describe('a 503 without Retry-After stays may_have_run, and says a rate limiter 
 		const failure = answered(503, NGINX_HEADERS, NGINX_503_PAGE);
 		expect(failure).toMatchObject({
 			code: 'may_have_run',
-			resend: false,
 			message: 'nginx/1.22.1 in front of the service refused the request (503)',
 		});
 		expect(failure.description).toBe(

@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { MAX_RETRY_WAIT_MS } from '../../../../nodes/TriggerAutomation/answer/failure';
+import { MAX_WAIT_MS as MAX_RETRY_WAIT_MS } from '../../../../nodes/TriggerAutomation/sending/resendPolicy';
 import { quotaSpent } from '../../../../nodes/TriggerAutomation/answer/quotaSpent';
 import { askedToWait } from '../../../../nodes/TriggerAutomation/answer/rateLimited';
 import { MAX_IN_FLIGHT } from '../../../../nodes/TriggerAutomation/description';
