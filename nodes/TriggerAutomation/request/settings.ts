@@ -1,8 +1,8 @@
 /**
- * What every item of one execution shares, read once: Options (at the first item, as the HTTP
- * Request node does) and the credential's target. A value that is not a number in range fails the
- * node's items with a message naming the option, rather than silently sending nothing or waiting
- * without end.
+ * What every item of one execution shares, read once: Options, at the first item (the HTTP
+ * Request node reads its options per item; here they set one pace for the whole execution), and
+ * the credential's target. A value that is not a number in range fails the node's items with a
+ * message naming the option, rather than silently sending nothing or waiting without end.
  */
 import type {
 	ICredentialsDecrypted,
