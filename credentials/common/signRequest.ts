@@ -4,7 +4,7 @@
  */
 import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
 
-import { CredentialRefusal } from './credentialRefusal';
+import { credentialRefusal } from './triggerError';
 import { isPlainObject } from './plainObject';
 import { SIGNATURE_HEADER, buildSignatureHeader, describeSecretProblem } from './signature';
 import { parseWebhookUrl } from './webhookUrl';
@@ -21,7 +21,7 @@ function bodyBytes(body: IHttpRequestOptions['body']): Buffer {
 	if (Array.isArray(body) || isPlainObject(body)) {
 		return Buffer.from(JSON.stringify(body), 'utf8');
 	}
-	throw new CredentialRefusal(
+	throw credentialRefusal(
 		'This request body cannot be signed byte for byte (form data, URL-encoded, binary or a stream). ' +
 			'Send the body as JSON or as raw text.',
 	);
@@ -61,24 +61,24 @@ export function signRequest(
 ): IHttpRequestOptions {
 	const secret = credentials.signingSecret;
 	const secretProblem = describeSecretProblem(secret);
-	if (secretProblem) throw new CredentialRefusal(secretProblem);
+	if (secretProblem) throw credentialRefusal(secretProblem);
 	const target = parseWebhookUrl(credentials.webhookUrl);
 	const legacy = requestOptions as IHttpRequestOptions & LegacyRequestFields;
 	const urlKey = requestOptions.url === undefined && legacy.uri !== undefined ? 'uri' : 'url';
 	if (!sameTarget(legacy[urlKey], target.url)) {
-		throw new CredentialRefusal(
+		throw credentialRefusal(
 			'This credential only signs requests to its own webhook URL. Set the request URL to the ' +
 				"credential's webhook URL, or use the credential of the automation you want to trigger.",
 		);
 	}
 
 	if (requestOptions.qs && Object.keys(requestOptions.qs).length > 0) {
-		throw new CredentialRefusal(
+		throw credentialRefusal(
 			'The webhook URL takes no query parameters: remove them from the request (the signature covers the body only).',
 		);
 	}
 	if (legacy.form !== undefined || legacy.formData !== undefined) {
-		throw new CredentialRefusal(
+		throw credentialRefusal(
 			'Form bodies cannot be signed byte for byte. Send the body as JSON (the service expects application/json).',
 		);
 	}
@@ -95,7 +95,7 @@ export function signRequest(
 	if (contentType === undefined) {
 		headers['Content-Type'] = 'application/json';
 	} else if (typeof contentType !== 'string' || !JSON_CONTENT_TYPE.test(contentType)) {
-		throw new CredentialRefusal(
+		throw credentialRefusal(
 			`The service only accepts Content-Type application/json, not "${String(contentType)}". Send the body as JSON.`,
 		);
 	}

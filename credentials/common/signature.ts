@@ -9,6 +9,8 @@
  */
 import { createHmac } from 'node:crypto';
 
+import { credentialRefusal } from './triggerError';
+
 export const SIGNATURE_HEADER = 'X-Service-Signature';
 export const SIGNATURE_SCHEME = 'v1';
 /** Spec §5.7 / §8: a signature expires 5 minutes after its timestamp. */
@@ -36,7 +38,7 @@ export function describeSecretProblem(secret: unknown): string | undefined {
 
 function assertTimestamp(timestampMs: number): void {
 	if (!Number.isSafeInteger(timestampMs) || timestampMs < 0) {
-		throw new RangeError(
+		throw credentialRefusal(
 			`The signature timestamp must be a whole, non-negative number of milliseconds, got ${String(timestampMs)}.`,
 		);
 	}

@@ -3,7 +3,7 @@
  * `{base_url}/webhooks/cloud/<automation_id>` (spec §2). Checked before anything is signed, so a
  * mistyped URL ends in a message that says what to change rather than in a failed request.
  */
-import { CredentialRefusal } from './credentialRefusal';
+import { credentialRefusal } from './triggerError';
 
 export interface WebhookTarget {
 	/** The URL requests go to, as the URL parser normalises it (e.g. host lower-cased), without a trailing slash. */
@@ -19,7 +19,7 @@ const AUTOMATION_ID = /^[A-Za-z0-9._~-]+$/;
 const WHERE = "Copy the webhook URL from the automation's Webhook details in the desktop app.";
 
 function fail(problem: string): never {
-	throw new CredentialRefusal(
+	throw credentialRefusal(
 		`${problem} Expected {base_url}/webhooks/cloud/<automation_id>. ${WHERE}`,
 	);
 }

@@ -5,61 +5,12 @@
  * in one place (nodeError.ts). A raw HTTP client error carries the request headers (the
  * signature), so it is read for its code and never passed on.
  */
-/**
- * The kinds of failure, each with one short code that never changes: a workflow branches on it (an
- * IF or Switch node on `details.code` of an error item, `context.code` of the error that stopped
- * the node). The one table of what each means and what to do: docs/reference.md#errors.
- */
-export const FAILURE_CODES = [
-	'bad_input',
-	'n8n_refused',
-	'connection_refused',
-	'host_not_found',
-	'tls_failed',
-	'redirected',
-	'signature_rejected',
-	'automation_not_found',
-	'body_too_large',
-	'body_rejected',
-	'rate_limited',
-	'service_refused',
-	'may_have_run',
-] as const;
+import type { Failure } from '../../../credentials/common/triggerError';
+import { TriggerError } from '../../../credentials/common/triggerError';
 
-export type FailureCode = (typeof FAILURE_CODES)[number];
-
-export interface Failure {
-	/**
-	 * What kind of failure it is. `bad_input` and `n8n_refused` are problems of the parameters, the
-	 * item's data, the credential or n8n's settings, found before anything was sent: n8n shows them
-	 * as a NodeOperationError, a request's failure as a NodeApiError. Only `may_have_run` may have
-	 * created a run.
-	 */
-	code: FailureCode;
-	message: string;
-	/**
-	 * What to do first, then why (the clocks, what the service said), as plain text: anything this
-	 * node did not write goes through `editorText`. nodeError.ts puts MAY_HAVE_RUN before it when
-	 * the failure may have created a run.
-	 */
-	description?: string;
-	/** The service's HTTP status, when it answered. */
-	httpCode?: string;
-	/**
-	 * The service pushed back (429, 503, connection refused, no answer in time): send less for a
-	 * while. `afterMs`: the wait it asked for (Retry-After).
-	 */
-	pushBack?: { afterMs?: number };
-	/**
-	 * Why the node stopped sending an item the service turned away (sending/resendPolicy.ts), with
-	 * how often it was turned away, over how long: its title and advice say so (rateLimited.ts).
-	 */
-	stopped?: {
-		why: 'retries off' | 'retries spent' | 'wait too long';
-		turnedAway: number;
-		spentMs: number;
-	};
-}
+// The one Failure and the one error class live with the credential, which throws it too.
+export type { Failure, FailureCode } from '../../../credentials/common/triggerError';
+export { FAILURE_CODES, TriggerError } from '../../../credentials/common/triggerError';
 
 /** The request may have reached the service and created a run: it is never sent again. */
 export function mayHaveRun(failure: Failure): boolean {
@@ -86,13 +37,6 @@ export const MAY_HAVE_RUN =
 export const NOTHING_SENT =
 	'Nothing was sent, so no run was created: once this is fixed, run the item again.';
 
-/** An item that ended without an accepted answer. */
-export class TriggerError extends Error {
-	constructor(readonly failure: Failure) {
-		super(failure.message);
-		this.name = 'TriggerError';
-	}
-}
 
 /** A problem of the parameters or the item's data, found before anything was sent. */
 export function badInput(message: string, description?: string): TriggerError {

@@ -4,7 +4,7 @@
  * n8n's own refusal, its message and description. What fails before the request is written
  * (refused, DNS, TLS) created no run; what fails after may have.
  */
-import { CredentialRefusal } from '../../../credentials/common/credentialRefusal';
+import { TriggerError } from '../../../credentials/common/triggerError';
 import { LABELS, inOptions } from '../description';
 import type { Failure, FailureCode, RequestInfo } from './failure';
 import { NOTHING_SENT, editorText } from './failure';
@@ -69,8 +69,8 @@ function mayHaveBeenSent(message: string): Failure {
 /** A thrown error (before or instead of an answer) → Failure. */
 export function failureFromError(error: unknown, request: RequestInfo): Failure {
 	// The credential refused to sign (its message says why); nothing was sent.
-	const refused = findInChain(error, (e) => (e instanceof CredentialRefusal ? e : undefined));
-	if (refused) return { code: 'bad_input', message: refused.message };
+	const refused = findInChain(error, (e) => (e instanceof TriggerError ? e : undefined));
+	if (refused) return refused.failure;
 	const n8nRefusal = findInChain(error, (e) => (isN8nRefusal(e) ? e : undefined));
 	if (n8nRefusal) {
 		const { message, description } = n8nRefusal;

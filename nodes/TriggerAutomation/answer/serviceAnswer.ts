@@ -23,6 +23,9 @@ export function parseRetryAfter(value: string | undefined, now: number): number 
 	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
+/** How long a signature is valid, as the advice says it (credentials/common/signature.ts). */
+const VALID_MINUTES = SIGNATURE_TOLERANCE_MS / 60_000;
+
 const COPY_SECRET =
 	"Copy the signing secret again from this automation's Webhook details into the credential";
 
@@ -45,9 +48,9 @@ function signatureAdvice(response: RawResponse, signatureTimestamp: number | und
 		`this machine's clock is ${Math.round(Math.abs(skewMs) / 1000)} s ` +
 		`${skewMs > 0 ? 'ahead of' : 'behind'} the service's`;
 	if (Math.abs(skewMs) >= SIGNATURE_TOLERANCE_MS) {
-		return `Synchronise the clock of the machine running n8n (NTP): ${skew}, more than the 5 minutes a signature is valid ${clocks}`;
+		return `Synchronise the clock of the machine running n8n (NTP): ${skew}, more than the ${VALID_MINUTES} minutes a signature is valid ${clocks}`;
 	}
-	return `${COPY_SECRET}: ${skew}, but within the 5 minutes a signature is valid, so the secret is the likely cause ${clocks}`;
+	return `${COPY_SECRET}: ${skew}, but within the ${VALID_MINUTES} minutes a signature is valid, so the secret is the likely cause ${clocks}`;
 }
 
 /** Where operators read what proxies and gateways answer when they limit, and what the node does. */
