@@ -33,54 +33,6 @@ describe('Retry-After (429): delta-seconds or an HTTP date', () => {
 	});
 });
 
-describe("the service's message, quoted as plain text", () => {
-	const said = (body: string, headers: Record<string, string> = {}) =>
-		failureFromAnswer({ statusCode: 400, headers, body: Buffer.from(body) }, request, now)!
-			.description;
-
-	it('from a JSON answer, its own message rather than the JSON text', () => {
-		const body = JSON.stringify({ error: 'invalid_body', message: 'data.message must be "text".' });
-		expect(said(body, { 'content-type': 'application/json' })).toBe(
-			'Check the message and context of this item. The service said: data.message must be "text".',
-		);
-	});
-
-	it.each([
-		['message', { error: 'code', message: 'the message' }],
-		['error.message', { error: { code: 7, message: 'the message' } }],
-		['error_description', { error: 'code', error_description: 'the message' }],
-		['detail', { title: 'Bad Request', detail: 'the message' }],
-		['error, when it is text', { error: 'the message' }],
-		['title', { title: 'the message', status: 400 }],
-		['message, skipping an empty one', { message: ' ', error: 'the message' }],
-	])('finds the message in %s', (_, json) => {
-		expect(said(JSON.stringify(json))).toMatch(/ The service said: the message$/);
-	});
-
-	it('a body that is a JSON string is its own message, whatever the Content-Type', () => {
-		expect(said('"the message"', { 'content-type': 'text/plain' })).toMatch(
-			/ The service said: the message$/,
-		);
-	});
-
-	it('JSON without a message, and text, are quoted as they came, trimmed and on one line', () => {
-		expect(said('{"ok":false,"code":17}')).toMatch(/ The service said: \{"ok":false,"code":17\}$/);
-		expect(said('  line one\r\n\tline two \n')).toMatch(/ The service said: line one line two$/);
-	});
-
-	it('quotes at most 500 characters, and nothing when the service said nothing', () => {
-		const long = `${'é'.repeat(499)}😀😀`;
-		expect(said(long)).toMatch(new RegExp(` The service said: ${'é'.repeat(499)}😀…$`, 'u'));
-		expect(said('   ')).toBe('Check the message and context of this item.');
-	});
-
-	it('writes markup in what the service said as look-alikes the editor shows as written', () => {
-		expect(said('{"message":"signs \\"<t>.<body>\\" & `t`"}')).toMatch(
-			/ The service said: signs "‹t›\.‹body›" ＆ ˋtˋ$/,
-		);
-	});
-});
-
 describe('a rejected signature (401, 403): what to do first, then the clocks, then what the service said', () => {
 	const body = JSON.stringify({
 		error: 'invalid_signature',
