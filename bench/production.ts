@@ -72,14 +72,27 @@ export interface AppBurst {
 	output: IDataObject[];
 }
 
+/** Queue mode: the settings for Redis and PostgreSQL (e2e/support/queueServices.ts), and workers. */
+export interface QueueSetup {
+	env: Record<string, string>;
+	workers: number;
+	/** Executions each worker runs at once (`n8n worker --concurrency`). */
+	concurrency: number;
+}
+
 export class Production {
 	private constructor(
 		private readonly n8n: N8nInstance,
 		private readonly rest: Rest,
+		/** Queue mode: the workers, which run every execution the main enqueues. */
+		readonly workers: N8nInstance[] = [],
 	) {}
 
-	/** n8n with the snapshot installed, both workflows published, sending to `receiverUrl`. */
-	static async start(receiverUrl: string): Promise<Production> {
+	/**
+	 * n8n with the snapshot installed, both workflows published, sending to `receiverUrl`; with
+	 * `queue`, a main and workers in queue mode, the package installed on each.
+	 */
+	static async start(receiverUrl: string, queue?: QueueSetup): Promise<Production> {
 		const packDir = mkdtempSync(join(tmpdir(), 'bench-pack-'));
 		const name = execFileSync(
 			'npm',
@@ -89,9 +102,14 @@ export class Production {
 			.trim()
 			.split('\n')
 			.pop()!;
-		const n8n = new N8nInstance(APPS['n8n-2']);
+		const n8n = new N8nInstance(APPS['n8n-2'], { env: queue?.env });
+		const workers = Array.from(
+			{ length: queue?.workers ?? 0 },
+			() => new N8nInstance(APPS['n8n-2'], { env: queue?.env }),
+		);
 		try {
-			n8n.installPackage(join(packDir, name));
+			// A worker loads nodes from its own user folder.
+			for (const instance of [n8n, ...workers]) instance.installPackage(join(packDir, name));
 			rmSync(packDir, { recursive: true, force: true });
 			const httpUrl = `${receiverUrl}${WEBHOOK_PATH}`;
 			await n8n.import(
@@ -108,12 +126,14 @@ export class Production {
 				if (published.code !== 0) throw new Error(`publish:workflow failed:\n${published.stdout}`);
 			}
 			await n8n.start();
-			const production = new Production(n8n, new Rest(n8n, await setUpOwner(n8n)));
+			const production = new Production(n8n, new Rest(n8n, await setUpOwner(n8n)), workers);
+			const concurrency = `--concurrency=${queue?.concurrency ?? 10}`;
+			await Promise.all(workers.map((worker) => worker.start(180_000, ['worker', concurrency])));
 			await production.awaitWebhooks();
 			return production;
 		} catch (error) {
-			await n8n.stop();
-			n8n.dispose();
+			await Promise.all([n8n, ...workers].map((instance) => instance.stop()));
+			for (const instance of [n8n, ...workers]) instance.dispose();
 			throw error;
 		}
 	}
@@ -169,12 +189,19 @@ export class Production {
 		};
 	}
 
+	/** The items an execution's Split Out passed on (its webhook call's orders), via n8n's REST API. */
+	async executionItems(executionId: string): Promise<IDataObject[]> {
+		const execution = await this.rest.execution(executionId);
+		const split = execution.data.resultData.runData['Split Out']?.[0];
+		return (split?.data?.main[0] ?? []).map((item) => item.json as IDataObject);
+	}
+
 	get version(): string {
 		return this.n8n.version;
 	}
 
 	async stop(): Promise<void> {
-		await this.n8n.stop();
-		this.n8n.dispose();
+		await Promise.all([this.n8n, ...this.workers].map((instance) => instance.stop()));
+		for (const instance of [this.n8n, ...this.workers]) instance.dispose();
 	}
 }

@@ -5,10 +5,11 @@
  * delay and within a rate limit, when it plays a service: ServiceSpec), and counts requests, the
  * 429s it sends, accepted body bytes, a fingerprint of those bodies, TCP connections and the most
  * connections open at once (every n8n side and the raw client use a connection per request, so for
- * them this is the most requests in flight together). It records when each request arrives, and for
- * each 429 when its request arrived and when the 429 was written, so that blind and informed 429s
- * (bench/refusals.ts) are told apart on the service's clock: the bench's 429s and arrival times are
- * what the service saw, not what the client believes it sent.
+ * them this is the most requests in flight together), and when each accepted request was admitted,
+ * with its path and its body's hash (whose it was, of several processes). It records when each
+ * request arrives, and for each 429 when its request arrived and when the 429 was written, so that
+ * blind and informed 429s (bench/refusals.ts) are told apart on the service's clock: the bench's
+ * 429s and arrival times are what the service saw, not what the client believes it sent.
  *
  * A 429's request arrived when its connection was accepted (on a connection that served a request
  * before, when its headers were read). Its headers are read later than they reached the machine:
@@ -28,9 +29,21 @@ import { TokenBucket } from '../dev/tokenBucket';
 import { receivedSignatureHeader, verifySignature } from '../dev/verifySignature';
 import type { Refusal } from './refusals';
 
+/** A 32-bit hash of a body (a piece of md5). */
+export const bodyHash = (body: Buffer): number =>
+	createHash('md5').update(body).digest().readUInt32LE(0);
+
 /** Order-independent fingerprint of a set of bodies: sum of a hash of each, modulo 2^32. */
 export function addFingerprint(sum: number, body: Buffer): number {
-	return (sum + createHash('md5').update(body).digest().readUInt32LE(0)) % 2 ** 32;
+	return (sum + bodyHash(body)) % 2 ** 32;
+}
+
+/** A request the service accepted: its path, its body's hash, when it was admitted. */
+export interface Admission {
+	path: string;
+	hash: number;
+	/** ms after the run's start (`take`). */
+	atMs: number;
 }
 
 /** How the receiver behaves as a service: answer after `delayMs`; beyond `perSecond`, 429. */
@@ -56,6 +69,8 @@ const zero = () => ({
 	arrivals: [] as number[],
 	/** Each 429: when its request arrived and when the 429 was written, ms after the run's start. */
 	refusals: [] as Refusal[],
+	/** Every accepted request, as it was admitted (before its answer time). */
+	admitted: [] as Admission[],
 });
 export type Counts = ReturnType<typeof zero>;
 
@@ -115,10 +130,13 @@ export function receiverService(secret: string, first: ServiceSpec = { delayMs: 
 				// After end(): a small answer is handed to the socket there, so it is written by now.
 				counts.refusals.push({ arrivedMs, answeredMs: performance.now() - startedAt });
 			} else {
+				const atMs = Math.round((performance.now() - startedAt) * 10) / 10;
+				const hash = bodyHash(body);
+				counts.admitted.push({ path: req.url ?? '', hash, atMs });
 				const accept = () => {
 					counts.accepted++;
 					counts.bodyBytes += body.length;
-					counts.fingerprint = addFingerprint(counts.fingerprint, body);
+					counts.fingerprint = (counts.fingerprint + hash) % 2 ** 32;
 					res.writeHead(202, {
 						'Content-Type': 'application/json',
 						'Content-Length': answer.length,

@@ -23,6 +23,10 @@ import {
 import { LARGE_DELAY_MS, measureLargeExecution } from './largeExecution';
 import { measureLoadTime } from './loadTime';
 import { MEMORY_BODY_BYTES, measureMemory } from './memory';
+import { PROCESS_SCENARIOS, measureManyProcesses } from './manyProcesses';
+import { manyProcessesChecks, manyProcessesSection } from './manyProcessesReport';
+import { QUEUE_SCENARIO, measureQueueMode } from './queueMode';
+import { queueModeChecks, queueModeSection } from './queueModeReport';
 import { APPS } from '../dev/n8nApp';
 import { Production } from './production';
 import { CPU_GROUPS, profileSide } from './profile';
@@ -65,11 +69,15 @@ const TARGET = {
 	memory: 2,
 	loadMs: 5,
 };
-/** Parts `--only` can name besides the scenario ids (a … l, nginx) and i. */
-const PARTS = ['throughput', 'signing', 'memory', 'load', 'a-engine'];
+/** Parts `--only` can name besides the scenario ids (a … l, nginx, w2 … w4f) and i. */
+const PARTS = ['throughput', 'signing', 'memory', 'load', 'a-engine', QUEUE_SCENARIO.id];
 const ENGINE_NO_LIMIT_DELAYS = [20, 50, 200, 500];
 const ENGINE_NO_LIMIT_RUNS = 3;
 const ENGINE_NO_LIMIT_TARGET = 1.0;
+// Many processes, one service: 2 rounds of 4 scenarios take about 5 min (ideal times 20–40 s).
+const MANY_PROCESSES_RUNS = 2;
+// Queue mode: the cluster's start (3 n8n processes, PostgreSQL, Redis) takes about a minute.
+const QUEUE_RUNS = 2;
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const git = (...args: string[]) =>
@@ -93,7 +101,7 @@ interface Options {
 }
 
 const USAGE =
-	'usage: npm run bench [-- --only g,k,nginx,i,a-engine,throughput,signing,memory,load] [--rounds N] [--delays 20,50]';
+	'usage: npm run bench [-- --only g,k,nginx,w2,w4,w2f,w4f,queue,i,a-engine,throughput,signing,memory,load] [--rounds N] [--delays 20,50]';
 
 function parseArgs(argv: string[]): Options {
 	const options: Options = {};
@@ -108,7 +116,12 @@ function parseArgs(argv: string[]): Options {
 		else if (arg === '--delays') options.delays = list(argv[++i]).map(Number);
 		else throw new Error(`${arg}?\n${USAGE}`);
 	}
-	const known = new Set([...PARTS, 'i', ...SCENARIOS.map((scenario) => scenario.id)]);
+	const known = new Set([
+		...PARTS,
+		'i',
+		...SCENARIOS.map((scenario) => scenario.id),
+		...PROCESS_SCENARIOS.map((scenario) => scenario.id),
+	]);
 	for (const part of options.only ?? []) {
 		if (!known.has(part)) throw new Error(`No part "${part}": ${[...known].join(', ')}`);
 	}
@@ -321,6 +334,26 @@ ${table(head, engineNoLimitRows(result))}
 	};
 }
 
+async function manyProcessesPart(options: Options, wants: (part: string) => boolean) {
+	const scenarios = PROCESS_SCENARIOS.filter((scenario) => wants(scenario.id));
+	log(`many processes, one service: ${scenarios.map((s) => s.id).join(', ')}`);
+	const rounds = options.rounds ?? MANY_PROCESSES_RUNS;
+	const receiver = await Receiver.start(SECRET);
+	const result = await measureManyProcesses(receiver, scenarios, rounds).finally(() =>
+		receiver.stop(),
+	);
+	return {
+		checks: manyProcessesChecks(scenarios, result),
+		section: manyProcessesSection(scenarios, result, rounds),
+	};
+}
+
+async function queueModePart(options: Options): Promise<Part> {
+	log('queue mode behind nginx');
+	const result = await measureQueueMode(options.rounds ?? QUEUE_RUNS);
+	return { checks: queueModeChecks(result), section: queueModeSection(result) };
+}
+
 /** The scenarios at the defaults, in the real n8n app. */
 async function scenariosPart(scenarios: Scenario[], options: Options): Promise<Part> {
 	log(`scenarios ${scenarios.map((s) => s.id).join(', ')} in the real n8n app`);
@@ -376,8 +409,11 @@ async function main(): Promise<void> {
 	if (wants('load')) parts.push(loadPart());
 	if (wants('i')) parts.push(await largePart());
 	if (wants('a-engine')) parts.push(await engineNoLimitPart(options));
+	if (PROCESS_SCENARIOS.some((scenario) => wants(scenario.id)))
+		parts.push(await manyProcessesPart(options, wants));
 	const scenarios = SCENARIOS.filter((scenario) => wants(scenario.id));
 	if (scenarios.length > 0) parts.push(await scenariosPart(scenarios, options));
+	if (wants(QUEUE_SCENARIO.id)) parts.push(await queueModePart(options));
 	const wallS = elapsedMs(started) / 1000;
 	const stealS = stealSeconds() - stealStart;
 

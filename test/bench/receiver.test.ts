@@ -4,7 +4,7 @@
  * service busy for the whole test). A request arrives when its connection is accepted, or on a
  * connection used before, when its headers are read; the test waits for the server to have accepted
  * a connection, or read a request's headers (Expect: 100-continue: it answers 100 Continue then),
- * before it lets anything else happen.
+ * before it lets anything else happen. It also notes whose each accepted request was.
  */
 import type { ClientRequest } from 'node:http';
 import { Agent, request } from 'node:http';
@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { receiverService } from '../../bench/receiver';
+import { addFingerprint, bodyHash, receiverService } from '../../bench/receiver';
 import { countRefusals } from '../../bench/refusals';
 import { buildSignatureHeader } from '../../credentials/common/signature';
 
@@ -123,5 +123,37 @@ describe('blind and informed 429s at the receiver', () => {
 		expect(countRefusals(service.take().refusals)).toEqual({ blind: 1, informed: 1 });
 		expect(await sent()).toBe(429);
 		expect(countRefusals(service.take().refusals)).toEqual({ blind: 1, informed: 0 });
+	});
+});
+
+describe('whose each accepted request was', () => {
+	it('each accepted request is noted with its path and its body’s hash, and the fingerprint is the sum of those hashes', async () => {
+		const post = (path: string, body: Buffer) =>
+			new Promise<number>((resolve, reject) => {
+				const signed = { ...headers(), 'Content-Length': body.length };
+				signed['X-Service-Signature'] = buildSignatureHeader(SECRET, body);
+				const options = { host: '127.0.0.1', port, path, method: 'POST', agent: false };
+				const req = request({ ...options, headers: signed }, (res) => {
+					res.resume();
+					res.on('end', () => resolve(res.statusCode ?? 0));
+				});
+				req.on('error', reject);
+				req.end(body);
+			});
+		const other = Buffer.from('{"data":{"message":"other","context":{}}}');
+		service.take({ delayMs: 0 });
+		try {
+			expect(await post('/many-1/process-1/hook', BODY)).toBe(202);
+			expect(await post('/many-1/process-2/hook', other)).toBe(202);
+			const got = service.take();
+			expect(got.admitted.map(({ path, hash }) => ({ path, hash }))).toEqual([
+				{ path: '/many-1/process-1/hook', hash: bodyHash(BODY) },
+				{ path: '/many-1/process-2/hook', hash: bodyHash(other) },
+			]);
+			expect(got.admitted[0].atMs).toBeLessThanOrEqual(got.admitted[1].atMs);
+			expect(got.fingerprint).toBe([BODY, other].reduce(addFingerprint, 0));
+		} finally {
+			service.take({ delayMs: 0, busyMs: 3_600_000 });
+		}
 	});
 });

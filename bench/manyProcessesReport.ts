@@ -1,0 +1,112 @@
+/**
+ * The report's part for many n8n processes sending to one service (bench/manyProcesses.ts): each
+ * scenario's figures beside the issue's targets (together at least 0.9× the limit, informed 429s at
+ * most 0.3 per item, no process starved), and a table of its rounds.
+ */
+import { SERVICE_DELAY_MS } from './defaults';
+import type { ManyProcessesResult, ProcessesRun, ProcessesScenario } from './manyProcesses';
+import { PROCESS_TARGET, idealSeconds, median, totalItems, worst } from './manyProcesses';
+import { noneStarved } from './processShares';
+import type { Check } from './scenarioReport';
+import { table } from './scenarioReport';
+import { num, spread, summarize } from './stats';
+
+const labelOf = (s: ProcessesScenario) =>
+	`(${s.id}) ${s.processes} processes × ${s.executions} executions × ${s.itemsPerExecution} items at once, one service at ${s.perSecond} requests/s`;
+
+const allOnce = (runs: ProcessesRun[]) => runs.every((run) => run.eachOnce && run.failed === 0);
+const allShares = (runs: ProcessesRun[]) => runs.flatMap((run) => run.shares);
+const lowest = (runs: ProcessesRun[]) => Math.min(...allShares(runs));
+const highest = (runs: ProcessesRun[]) => Math.max(...allShares(runs));
+/** The earliest process's own time ÷ the slowest's, in a run. */
+const finishSpread = (run: ProcessesRun) =>
+	Math.min(...run.processSeconds) / Math.max(...run.processSeconds);
+
+export function manyProcessesChecks(
+	scenarios: ProcessesScenario[],
+	result: ManyProcessesResult,
+): Check[] {
+	const { maxTimeVsIdeal, maxInformedPerItem, share } = PROCESS_TARGET;
+	return scenarios.flatMap((s) => {
+		const runs = result[s.id];
+		const ideal = idealSeconds(s);
+		const slowest = worst(runs, (r) => r.seconds);
+		const informed = worst(runs, (r) => r.informed);
+		const all = allOnce(runs);
+		return [
+			{
+				label: `${labelOf(s)}: every item accepted once, time from the start to the last answer ÷ the ideal (items ÷ limit; the slowest round)`,
+				result: `${all ? 'all accepted once' : '**not all accepted once**'}, ${slowest.toFixed(1)} s, ${(slowest / ideal).toFixed(2)}× the ideal ${num(ideal)} s`,
+				target: `all, ≤ ${maxTimeVsIdeal}× the ideal`,
+				met: all && slowest / ideal <= maxTimeVsIdeal,
+			},
+			{
+				label: `${labelOf(s)}: informed 429s per item (the most of any round)`,
+				result: `${(informed / totalItems(s)).toFixed(2)} (${informed} of ${num(totalItems(s))} items)`,
+				target: `≤ ${maxInformedPerItem}`,
+				met: informed / totalItems(s) <= maxInformedPerItem,
+			},
+			{
+				label: `${labelOf(s)}: each process's share of the accepted requests while all were sending, in equal shares (every process, every round)`,
+				result: `${lowest(runs).toFixed(2)}–${highest(runs).toFixed(2)}×`,
+				target: `${share.low}–${share.high}×`,
+				met: runs.every((run) => noneStarved(run.shares, share.low, share.high)),
+			},
+		];
+	});
+}
+
+export function manyProcessesSection(
+	scenarios: ProcessesScenario[],
+	result: ManyProcessesResult,
+	rounds: number,
+): string {
+	const rows = scenarios.map((s) => {
+		const runs = result[s.id];
+		const of = (f: (r: ProcessesRun) => number) => summarize(runs.map(f));
+		const ideal = idealSeconds(s);
+		return [
+			labelOf(s),
+			spread(
+				of((r) => r.seconds),
+				1,
+				' s',
+			),
+			`${num(ideal)} s`,
+			spread(
+				of((r) => r.seconds / ideal),
+				2,
+				'×',
+			),
+			`${num(median(runs, (r) => r.tooMany))} (${num(median(runs, (r) => r.blind))}, ${num(median(runs, (r) => r.informed))})`,
+			spread(
+				of((r) => r.informed / totalItems(s)),
+				2,
+			),
+			`${lowest(runs).toFixed(2)}–${highest(runs).toFixed(2)}×, to ${spread(
+				of((r) => r.windowEndS),
+				1,
+				' s',
+			)}`,
+			spread(of(finishSpread), 2),
+			allOnce(runs) ? 'yes' : '**no**',
+		];
+	});
+	const head = [
+		'Scenario',
+		'seconds',
+		'ideal',
+		'÷ ideal',
+		'429s (blind, informed)',
+		'informed per item',
+		'shares while all sent',
+		'first process done ÷ last',
+		'each item once',
+	];
+	return `## Many n8n processes, one service
+
+Several n8n processes sending to one service at once, as queue-mode workers do, each learning the service's limit alone. Each process is a child process running n8n-core's engine with the package loaded from the bench's snapshot of dist/ by n8n's loader (dev/engine.ts, as in the engine scenarios), warmed up by one item to a service of its own; once every process has its workflows built, all are told to start at once, and each starts its burst of executions at once: Start (items pinned) → Trigger Automation at its defaults, On Error → Continue. Every process sends to a \`{base_url}\` of its own on one service (the receiver in its own process: ${SERVICE_DELAY_MS} ms answers, a token bucket holding one second's worth, beyond it 429 with \`Retry-After: 1\`), new for every run. _seconds_: from the start to the last process's last execution's end; _ideal_: all items ÷ the limit; _429s_: counted by the service, blind when the request arrived before the run's first 429 was answered (bench/refusals.ts); _shares while all sent_: each process's share of the requests the service accepted up to the moment the first process had its last item accepted, in equal shares (1×: an equal share; counted to the end every process's share is equal by construction), the lowest and highest of every process in every round, and when that moment came; _first process done ÷ last_: the process that finished first, its time ÷ the last one's. Median of ${rounds} round${rounds === 1 ? '' : 's'}, min–max in brackets; a scenario's processes are started once and run every round, each round to new \`{base_url}\`s, so each meets the service afresh.
+
+${table(head, rows)}
+`;
+}
