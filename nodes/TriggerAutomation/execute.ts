@@ -86,8 +86,7 @@ export async function triggerAutomations(this: IExecuteFunctions): Promise<INode
 	retryOf = accepted?.retryOf ?? [];
 	isRetry = accepted !== undefined && (this.getMode() === 'retry' || retryOf.length > 0);
 	const { sending, batchSize, batchIntervalMs, retries } = execution.options;
-	const send: SendItem = async (itemIndex, sharedPace) => {
-		const pace = tally.count(sharedPace);
+	const send: SendItem = async (itemIndex, pace) => {
 		try {
 			// Accepted by an earlier try of this pass (Retry On Fail, n8n's Retry): passed on, not sent.
 			const json = accepted?.earlier(itemIndex) ?? (await triggerItem(execution, itemIndex, pace));
@@ -108,6 +107,7 @@ export async function triggerAutomations(this: IExecuteFunctions): Promise<INode
 		stop: cancel,
 		send,
 		halt: (outcome) => 'error' in outcome && !continueOnFail,
+		tally,
 	};
 	// Until the node returns normally, n8n treats the try as failed (it threw).
 	let end: PassEnd = 'threw';

@@ -8,11 +8,14 @@ import { sleep } from 'n8n-workflow';
 
 import type { Attempt } from '../request/attempt';
 import { ExecutionLane } from './serviceGate';
+import type { WaitTally } from './waitTally';
 
 /** An item's way to the service, under the Sending mode chosen. */
 export interface Pace {
 	/** Answers the service accepted so far, counted where the pace is shared. */
 	readonly accepted: number;
+	/** What the service's turn-aways cost this execution, counted by the pace itself. */
+	readonly tally: WaitTally;
 	/**
 	 * Sends one request at the turn the pace gives it (a re-send: `afterMs` after its item was
 	 * turned away, or later) and gives the turn back with the answer. The one place a turn is taken
@@ -28,15 +31,23 @@ const pause = async (ms: number, signal?: AbortSignal) =>
 	await sleep(ms, signal).catch(() => undefined);
 
 /** Fixed Batches and One at a Time: an item waits only before its re-send. */
-function waitingPace(stop: AbortSignal | undefined): Pace {
+function waitingPace(stop: AbortSignal | undefined, tally: WaitTally): Pace {
 	const pace = {
 		accepted: 0,
-		attempt: async (send: () => Promise<Attempt>, afterMs = 0) => {
-			if (afterMs > 0) await pause(afterMs, stop);
-			if (stop?.aborted) return undefined;
-			const attempt = await send();
-			if ('accepted' in attempt) pace.accepted++;
-			return attempt;
+		tally,
+		attempt: async (send: () => Promise<Attempt>, afterMs?: number) => {
+			const tracked = tally.track(afterMs !== undefined);
+			let attempt: Attempt | undefined;
+			try {
+				if (afterMs !== undefined && afterMs > 0) await pause(afterMs, stop);
+				if (stop?.aborted) return undefined;
+				tracked.sent();
+				attempt = await send();
+				if ('accepted' in attempt) pace.accepted++;
+				return attempt;
+			} finally {
+				tracked.done(attempt);
+			}
 		},
 	};
 	return pace;
@@ -54,14 +65,16 @@ export interface Sending {
 	stop: AbortSignal | undefined;
 	send: SendItem;
 	halt: (outcome: Outcome) => boolean;
+	/** Where the pace counts what the service's turn-aways cost the execution. */
+	tally: WaitTally;
 }
 
 export async function sendInBatches(
-	{ count, stop, send, halt }: Sending,
+	{ count, stop, send, halt, tally }: Sending,
 	batchSize: number,
 	batchIntervalMs: number,
 ): Promise<Outcome[]> {
-	const pace = waitingPace(stop);
+	const pace = waitingPace(stop, tally);
 	const outcomes: Outcome[] = [];
 	for (let start = 0; start < count; start += batchSize) {
 		if (start > 0 && batchIntervalMs > 0) await pause(batchIntervalMs, stop);
@@ -79,7 +92,7 @@ export async function sendInBatches(
 
 export async function sendAdaptively(plan: Sending): Promise<Outcome[]> {
 	const { count, stop, send, halt } = plan;
-	const lane = new ExecutionLane(plan.service, stop);
+	const lane = new ExecutionLane(plan.service, stop, plan.tally);
 	const byItem: Array<Outcome | undefined> = [];
 	const running: Array<Promise<void>> = [];
 	let halted = false;

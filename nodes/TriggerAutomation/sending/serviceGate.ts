@@ -14,6 +14,7 @@ import type { Attempt } from '../request/attempt';
 import { Quota, RESET_MARGIN_MS } from './quota';
 import { tooLongToWait } from './resendPolicy';
 import { SendRate } from './sendRate';
+import { WaitTally } from './waitTally';
 import type { Pace } from './sending';
 
 /** Starts per turn of the event loop: between them it reads answers, so a 429 is heard early. */
@@ -172,6 +173,7 @@ export class ExecutionLane implements Pace {
 	constructor(
 		serviceUrl: string,
 		private readonly stop: AbortSignal | undefined,
+		readonly tally = new WaitTally(),
 	) {
 		this.gate = gates.get(serviceUrl) ?? gates.set(serviceUrl, new ServiceGate()).get(serviceUrl)!;
 		this.gate.join(this);
@@ -207,6 +209,7 @@ export class ExecutionLane implements Pace {
 
 	async attempt(send: () => Promise<Attempt>, afterMs?: number): Promise<Attempt | undefined> {
 		if (this.stop?.aborted) return undefined;
+		const tracked = this.tally.track(afterMs !== undefined);
 		const turn = new Promise<number | undefined>((wake) =>
 			afterMs === undefined
 				? this.newItems.push(wake)
@@ -214,7 +217,10 @@ export class ExecutionLane implements Pace {
 		);
 		this.gate.dispatch();
 		const start = await turn;
-		if (start === undefined) return undefined;
+		if (start === undefined) {
+			tracked.done(undefined);
+			return undefined;
+		}
 		let attempt: Attempt | undefined;
 		let sent = false;
 		const sentAt = Date.now();
@@ -223,9 +229,11 @@ export class ExecutionLane implements Pace {
 			// Stopped while it waited: its turn goes back unused.
 			if (this.stop?.aborted) return undefined;
 			sent = true;
+			tracked.sent();
 			attempt = await send();
 			return attempt;
 		} finally {
+			tracked.done(attempt);
 			// An answer to a stopped execution's aborted request says nothing of the service.
 			const answered = attempt !== undefined && !this.stop?.aborted;
 			this.gate.giveBack(start, sent, answered ? { sentAt, attempt: attempt! } : undefined);

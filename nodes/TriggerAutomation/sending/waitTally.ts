@@ -1,14 +1,21 @@
 /**
- * What the service's turn-aways cost one execution, counted on the items' way (their Pace): the
- * requests it turned away, those sent again, how long items waited to be sent again, and the most
- * requests it had in flight at once. The hint
- * after the run says it (nodeError.ts `waitHint`); an item's own count fits its advice.
+ * What the service's turn-aways cost one execution: the requests it turned away (429, 503 with
+ * Retry-After, connection refused: RESENT), those sent again, how long items waited to be sent
+ * again, and the most requests the execution had in flight at once. Each Sending mode's Pace counts
+ * its own attempts here (`track`); the hint after the run says it (nodeError.ts `waitHint`), and
+ * Fixed Batches' advice the most at once (rateLimited.ts).
  */
+import type { Attempt } from '../request/attempt';
 import { isResent } from './resendPolicy';
-import type { Pace } from './sending';
+
+/** What a pace tells of one attempt: its request goes now, and what came of it. */
+export interface Tracked {
+	sent(): void;
+	done(attempt: Attempt | undefined): void;
+}
 
 export class WaitTally {
-	/** Requests the service turned away (429, connection refused): provably no run. */
+	/** Requests the service turned away: provably no run. */
 	turnedAway = 0;
 	/** Requests sent again after a turn-away. */
 	resent = 0;
@@ -20,38 +27,27 @@ export class WaitTally {
 	private waiting = 0;
 	private waitingSince = 0;
 
-	/** `pace`, counted here, for one item. */
-	count(pace: Pace): Pace {
-		let sent = 0;
+	/** An attempt asked of a pace: a re-send waits from now until its request goes, or it goes unsent. */
+	track(resend: boolean): Tracked {
+		let waiting = resend;
+		let sent = false;
+		if (waiting && this.waiting++ === 0) this.waitingSince = Date.now();
+		const waited = () => {
+			if (!waiting) return;
+			waiting = false;
+			if (--this.waiting === 0) this.waitedMs += Date.now() - this.waitingSince;
+		};
 		return {
-			get accepted() {
-				return pace.accepted;
+			sent: () => {
+				waited();
+				sent = true;
+				if (resend) this.resent++;
+				this.mostInFlight = Math.max(this.mostInFlight, ++this.inFlight);
 			},
-			attempt: async (send, afterMs) => {
-				// A re-send waits from here until its request goes (or it goes unsent).
-				let waiting = afterMs !== undefined;
-				if (waiting && this.waiting++ === 0) this.waitingSince = Date.now();
-				const waited = () => {
-					if (!waiting) return;
-					waiting = false;
-					if (--this.waiting === 0) this.waitedMs += Date.now() - this.waitingSince;
-				};
-				try {
-					const result = await pace.attempt(async () => {
-						waited();
-						if (sent++ > 0) this.resent++;
-						this.mostInFlight = Math.max(this.mostInFlight, ++this.inFlight);
-						try {
-							return await send();
-						} finally {
-							this.inFlight--;
-						}
-					}, afterMs);
-					if (result && 'failure' in result && isResent(result.failure)) this.turnedAway++;
-					return result;
-				} finally {
-					waited();
-				}
+			done: (attempt) => {
+				waited();
+				if (sent) this.inFlight--;
+				if (attempt && 'failure' in attempt && isResent(attempt.failure)) this.turnedAway++;
 			},
 		};
 	}
