@@ -15,7 +15,6 @@ import { Quota, RESET_MARGIN_MS } from './quota';
 import { tooLongToWait } from './resendPolicy';
 import { SendRate } from './sendRate';
 import { WaitTally } from './waitTally';
-import type { Pace } from './sending';
 
 /** Starts per turn of the event loop: between them it reads answers, so a 429 is heard early. */
 export const STARTS_PER_TURN = 8;
@@ -160,10 +159,11 @@ const gates = new Map<string, ServiceGate>();
 type Wake = (start: number | undefined) => void;
 
 /**
- * One execution's place in the gate, and its items' Pace (sending.ts): its re-sends (in the order
- * turned away) before its new items. A turn is taken and given back in `attempt` only.
+ * One execution's place in the gate, and its items' Pace: its re-sends (in the order turned away)
+ * before its new items. A turn is taken and given back in `attempt` only. sending.ts holds it to
+ * the Pace shape where it hands it on; it does not name Pace, so sending/ has no import circle.
  */
-export class ExecutionLane implements Pace {
+export class ExecutionLane {
 	private readonly gate: ServiceGate;
 	private readonly newItems: Wake[] = [];
 	private readonly resends: Array<{ notBefore: number; wake: Wake }> = [];
