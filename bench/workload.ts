@@ -13,7 +13,7 @@ import { BASE_PACKAGE, manualTriggerNode, pinnedItems } from '../dev/baseNodes';
 import type { RunOptions } from '../dev/engine';
 import { PACKAGE_DIR, loadPackage } from '../dev/engine';
 import { NODE_TYPE } from '../dev/packageNames';
-import { MAX_IN_FLIGHT } from '../nodes/TriggerAutomation/description';
+import { MAX_IN_FLIGHT } from '../nodes/TriggerAutomation/limits';
 import { BARE_HTTP_TYPE, BARE_NODE_TYPES } from './bareNodes';
 
 export const SECRET = 'whsec_bench_0123456789abcdef';

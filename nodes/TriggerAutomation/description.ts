@@ -1,19 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { MAX_WAIT_MS, RESENT } from './sending/resendPolicy';
-
-/**
- * Sending → Adaptive: requests at once to one service from one n8n process. It bounds what a first
- * burst sends before the first 429 is read, and lets one execution of 200 items go at once, as the
- * HTTP Request node does (the figures: BENCHMARKS.md, What each part of Adaptive sending buys).
- */
-export const MAX_IN_FLIGHT = 256;
-
-/**
- * The most Retries When Not Accepted: over an hour of turn-aways at Retry-After: 1. Above it the
- * node says so; the editor's field has no maximum, so it never cuts a typed number silently.
- */
-export const MAX_RETRIES = 5000;
+import { MAX_IN_FLIGHT, MAX_RETRIES, MAX_WAIT_MS } from './limits';
+import { RESENT } from './sending/resendPolicy';
 
 /** The labels the editor shows; error messages name the fields with the same words. */
 export const LABELS = {

@@ -4,7 +4,7 @@
  * Retry-After that long. Both come from the one closure of the service's gate (serviceGate.ts).
  */
 import type { Failure } from './failure';
-import { MAX_WAIT_MS } from '../sending/resendPolicy';
+import { MAX_WAIT_MS } from '../limits';
 import type { QuotaReading } from './rateLimitHeaders';
 
 /** `resetAt` as the editor shows it: UTC, to the next second, "2026-11-21 10:00:30 UTC". */

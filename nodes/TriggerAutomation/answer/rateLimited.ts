@@ -5,7 +5,7 @@
  */
 import { LABELS, SENDING_MODES, inOptions } from '../description';
 import type { Failure } from './failure';
-import { MAX_WAIT_MS } from '../sending/resendPolicy';
+import { MAX_WAIT_MS } from '../limits';
 
 /** An item not sent: the service asked an earlier request to wait `waitMs` more, past the limit. */
 export function askedToWait(waitMs: number): Failure {

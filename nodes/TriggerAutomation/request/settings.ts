@@ -17,7 +17,8 @@ import type { WebhookTarget } from '../../../credentials/common/webhookUrl';
 import { parseWebhookUrl } from '../../../credentials/common/webhookUrl';
 import { badInput } from '../answer/failure';
 import type { SendingMode } from '../description';
-import { DEFAULTS, LABELS, MAX_RETRIES, SENDING_MODES, inOptions } from '../description';
+import { DEFAULTS, LABELS, SENDING_MODES, inOptions } from '../description';
+import { MAX_RETRIES } from '../limits';
 
 /** The longest a timer can wait: a longer delay would fire at once. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;

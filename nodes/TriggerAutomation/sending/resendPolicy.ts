@@ -5,12 +5,7 @@
  * it: the editor's help and the docs' tables are made from it (test/repository/resendTable.test.ts).
  */
 import type { Failure } from '../answer/failure';
-
-/**
- * The longest wait the node keeps an item for. A longer Retry-After (or a quota that resets later)
- * fails the item, and under Adaptive every item not yet sent to that service until it ends.
- */
-export const MAX_WAIT_MS = 60_000;
+import { MAX_WAIT_MS } from '../limits';
 
 /** Whether `ms` is longer than the node waits: the one home of the "over 60 s" rule. */
 export function tooLongToWait(ms: number): boolean {

@@ -9,7 +9,7 @@ import type { Failure } from '../answer/failure';
 import { quotaSpent } from '../answer/quotaSpent';
 import type { QuotaReading } from '../answer/rateLimitHeaders';
 import { askedToWait } from '../answer/rateLimited';
-import { MAX_IN_FLIGHT } from '../description';
+import { MAX_IN_FLIGHT } from '../limits';
 import type { Attempt } from '../request/attempt';
 import { Quota, RESET_MARGIN_MS } from './quota';
 import { tooLongToWait } from './resendPolicy';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 
 import { outputOf, startWorkflow } from '../../../../dev/engine';
 import { MAY_HAVE_RUN } from '../../../../nodes/TriggerAutomation/answer/failure';
-import { MAX_IN_FLIGHT } from '../../../../nodes/TriggerAutomation/description';
+import { MAX_IN_FLIGHT } from '../../../../nodes/TriggerAutomation/limits';
 import { SECRET, engineReceiver, timestampOf } from '../../../support/engineReceiver';
 import type { ServiceSpec } from '../../../support/limitedService';
 import { count, limitedService, messageOf, wait } from '../../../support/limitedService';

@@ -9,7 +9,7 @@ import type { IDataObject, INodeParameters, IRun } from 'n8n-workflow';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { outputOf, startWorkflow } from '../../../../dev/engine';
-import { MAX_IN_FLIGHT } from '../../../../nodes/TriggerAutomation/description';
+import { MAX_IN_FLIGHT } from '../../../../nodes/TriggerAutomation/limits';
 import { SECRET, engineReceiver, timestampOf } from '../../../support/engineReceiver';
 import { expectNoLeak } from '../../../support/leaks';
 import type { ServiceSpec } from '../../../support/limitedService';

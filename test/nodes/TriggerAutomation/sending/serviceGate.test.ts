@@ -5,10 +5,9 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { MAX_WAIT_MS as MAX_RETRY_WAIT_MS } from '../../../../nodes/TriggerAutomation/sending/resendPolicy';
+import { MAX_WAIT_MS as MAX_RETRY_WAIT_MS, MAX_IN_FLIGHT } from '../../../../nodes/TriggerAutomation/limits';
 import { quotaSpent } from '../../../../nodes/TriggerAutomation/answer/quotaSpent';
 import { askedToWait } from '../../../../nodes/TriggerAutomation/answer/rateLimited';
-import { MAX_IN_FLIGHT } from '../../../../nodes/TriggerAutomation/description';
 import type { Attempt } from '../../../../nodes/TriggerAutomation/request/attempt';
 import { RESET_MARGIN_MS } from '../../../../nodes/TriggerAutomation/sending/quota';
 import {
