@@ -143,46 +143,6 @@ describe('one output item per input item, paired', () => {
 });
 
 describe('batching (Options → Batching: items per batch = requests in flight together)', () => {
-	function concurrencyProbe(delayMs: number) {
-		let inFlight = 0;
-		let peak = 0;
-		const responder: Responder = async (request, res) => {
-			inFlight++;
-			peak = Math.max(peak, inFlight);
-			await new Promise((done) => setTimeout(done, delayMs));
-			inFlight--;
-			acceptWithJson(request, res, undefined as never);
-		};
-		return { responder, peak: () => peak };
-	}
-
-	it('Sending → One at a Time: items go one at a time in item order', async () => {
-		const probe = concurrencyProbe(20);
-		receiver.respondWith(probe.responder);
-		await run(
-			{ message: '={{ $json.n }}', options: { sending: 'oneAtATime' } },
-			[1, 2, 3, 4].map((n) => ({ n })),
-		);
-		expect(probe.peak()).toBe(1);
-		expect(receiver.requests.map((r) => bodyJson(r).data.message)).toEqual(['1', '2', '3', '4']);
-	});
-
-	it('Batching added without Sending means Fixed Batches, as in the HTTP Request node: with 3 items per batch, at most 3 requests are in flight, and all 7 items are sent', async () => {
-		const probe = concurrencyProbe(30);
-		receiver.respondWith(probe.responder);
-		const result = await run(
-			{
-				message: '={{ $json.n }}',
-				options: { batching: { batch: { batchSize: 3, batchInterval: 0 } } },
-			},
-			[1, 2, 3, 4, 5, 6, 7].map((n) => ({ n })),
-		);
-		expect(probe.peak()).toBe(3);
-		expect(outputOf(result, NODE_NAME).map((i) => i.pairedItem)).toEqual(
-			[0, 1, 2, 3, 4, 5, 6].map((item) => ({ item })),
-		);
-	});
-
 	it.each([
 		['a batch of 64', { batching: { batch: { batchSize: 64, batchInterval: 0 } } }],
 		['64 items one at a time', {}],
