@@ -57,10 +57,11 @@ export class Quota {
 	}
 
 	/**
-	 * Request `n` was answered, telling the quota or not; `othersInFlight`: the requests in flight
-	 * beside it, which the service may not have counted yet.
+	 * Request `n` ended (with an answer, telling the quota or not, or with none: a refused
+	 * connection); `othersInFlight`: the requests in flight beside it, which the service may not
+	 * have counted yet.
 	 */
-	answered(n: number, reading: QuotaReading | undefined, othersInFlight: number): void {
+	ended(n: number, reading: QuotaReading | undefined, othersInFlight: number): void {
 		// Fewer remaining than told, or the first word: the freshest the node knows. More remaining
 		// is an answer the service gave earlier (or a new window, met once the reset has passed).
 		if (reading && (!this.told || reading.remaining <= this.told.remaining)) {
@@ -80,8 +81,8 @@ export class Quota {
 		if (this.probeFrom !== undefined && n >= this.probeFrom) this.probing = false;
 	}
 
-	/** Request `n` was sent and its answer will not be read (Stop, an error): it stays spent. */
-	unanswered(n: number): void {
+	/** Request `n` was sent and how it ended will not be read (Stop, an error): it stays spent. */
+	unread(n: number): void {
 		if (this.probeFrom !== undefined && n >= this.probeFrom) this.probing = false;
 	}
 }

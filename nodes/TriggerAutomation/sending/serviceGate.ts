@@ -16,8 +16,8 @@ import { tooLongToWait } from './resendPolicy';
 import { SendRate } from './sendRate';
 import { WaitTally } from './waitTally';
 
-/** Starts per turn of the event loop: between them it reads answers, so a 429 is heard early. */
-export const STARTS_PER_TURN = 8;
+/** Starts per tick of the event loop: between ticks it reads answers, so a 429 is heard early. */
+export const STARTS_PER_TICK = 8;
 
 /**
  * The service said nothing more goes to it before `until`, longer than the node waits: by a
@@ -42,11 +42,11 @@ export class ServiceGate {
 	inFlight = 0;
 	/** Until when the service is closed to this process, and how it said so. */
 	closed: Closure = { until: 0, by: 'Retry-After' };
-	/** The executions sending here, in turn order. */
+	/** The executions sending here, in the order they get turns (a rotation). */
 	private readonly lanes: ExecutionLane[] = [];
 	private timer: AbortController | undefined;
 	private timerAt = 0;
-	/** Starts since an answer was last read or the gate's timer fired: at most STARTS_PER_TURN. */
+	/** Starts since an answer was last read or the gate's timer fired: at most STARTS_PER_TICK. */
 	private starts = 0;
 
 	join(lane: ExecutionLane): void {
@@ -61,20 +61,21 @@ export class ServiceGate {
 	}
 
 	/**
-	 * Turn `start` given back: with the answer to its request, sent at `sentAt`; or without one,
-	 * its request `sent` (Stop, an error) or not (unused).
+	 * Turn `start` given back: with how its request, sent at `sentAt`, ended (an answer, or none:
+	 * a refused connection, a timeout); or without it, its request `sent` (Stop, an error) or not
+	 * (unused).
 	 */
-	giveBack(start: number, sent: boolean, answer?: { sentAt: number; attempt: Attempt }): void {
+	giveBack(start: number, sent: boolean, ended?: { sentAt: number; attempt: Attempt }): void {
 		this.inFlight--;
-		if (!answer) {
-			if (sent) this.quota.unanswered(start);
+		if (!ended) {
+			if (sent) this.quota.unread(start);
 			else this.quota.unused(start);
 			return this.dispatch();
 		}
-		const { sentAt, attempt } = answer;
+		const { sentAt, attempt } = ended;
 		this.starts = 0;
 		const now = Date.now();
-		this.quota.answered(start, attempt.quota, this.inFlight);
+		this.quota.ended(start, attempt.quota, this.inFlight);
 		if ('accepted' in attempt) {
 			this.accepted++;
 			this.rate.acceptedOne(sentAt, now);
@@ -111,7 +112,7 @@ export class ServiceGate {
 	}
 
 	/**
-	 * Lets waiting items go, one per execution in turn, while the quota, the rate and MAX_IN_FLIGHT
+	 * Lets waiting items go, one per execution in rotation, while the quota, the rate and MAX_IN_FLIGHT
 	 * allow.
 	 */
 	dispatch(): void {
@@ -119,7 +120,7 @@ export class ServiceGate {
 		while (this.inFlight < MAX_IN_FLIGHT) {
 			const at = this.lanes.findIndex((lane) => lane.ready(now));
 			if (at === -1) break;
-			if (this.starts >= STARTS_PER_TURN) return this.wakeIn(0);
+			if (this.starts >= STARTS_PER_TICK) return this.wakeIn(0);
 			const waitMs = this.waitMs(now);
 			// An answer dispatches again.
 			if (waitMs === Number.POSITIVE_INFINITY) return;
@@ -234,9 +235,9 @@ export class ExecutionLane {
 			return attempt;
 		} finally {
 			tracked.done(attempt);
-			// An answer to a stopped execution's aborted request says nothing of the service.
-			const answered = attempt !== undefined && !this.stop?.aborted;
-			this.gate.giveBack(start, sent, answered ? { sentAt, attempt: attempt! } : undefined);
+			// How a stopped execution's aborted request ended says nothing of the service.
+			const ended = attempt !== undefined && !this.stop?.aborted;
+			this.gate.giveBack(start, sent, ended ? { sentAt, attempt: attempt! } : undefined);
 		}
 	}
 

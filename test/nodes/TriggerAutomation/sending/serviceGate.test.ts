@@ -12,7 +12,7 @@ import type { Attempt } from '../../../../nodes/TriggerAutomation/request/attemp
 import { RESET_MARGIN_MS } from '../../../../nodes/TriggerAutomation/sending/quota';
 import {
 	ExecutionLane,
-	STARTS_PER_TURN,
+	STARTS_PER_TICK,
 } from '../../../../nodes/TriggerAutomation/sending/serviceGate';
 import { rateLimited } from '../../../support/failures';
 
@@ -144,19 +144,19 @@ describe('ServiceGate', () => {
 		lane.close();
 	});
 
-	it('a burst starts STARTS_PER_TURN requests, then more once an answer is read or the event loop turns', async () => {
+	it('a burst starts STARTS_PER_TICK requests, then more once an answer is read or the event loop ticks', async () => {
 		const lane = new ExecutionLane(newService(), undefined);
 		const log: string[] = [];
-		const requests = Array.from({ length: 3 * STARTS_PER_TURN }, (_, k) =>
+		const requests = Array.from({ length: 3 * STARTS_PER_TICK }, (_, k) =>
 			request(lane, log, String(k)),
 		);
 		await microtasks();
-		expect(log).toHaveLength(STARTS_PER_TURN);
+		expect(log).toHaveLength(STARTS_PER_TICK);
 		requests[0].answer(accepted);
 		await microtasks();
-		expect(log).toHaveLength(2 * STARTS_PER_TURN);
+		expect(log).toHaveLength(2 * STARTS_PER_TICK);
 		await vi.advanceTimersByTimeAsync(0);
-		expect(log).toHaveLength(3 * STARTS_PER_TURN);
+		expect(log).toHaveLength(3 * STARTS_PER_TICK);
 		lane.close();
 	});
 
