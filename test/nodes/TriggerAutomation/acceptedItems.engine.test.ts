@@ -405,26 +405,6 @@ describe("n8n's Retry of a failed execution: the accepted items are passed on, o
 		expect(keptInExecution(retried)).toEqual({});
 	});
 
-	it('the failing item says how many were accepted and what the Retry sends, itself included when it may have run', async () => {
-		faults.set('c', ['500']);
-		const failed = await runWorkflow(straight({}, { sending: 'oneAtATime' }));
-		const error = errorOf(failed, NODE_NAME);
-		expect(error?.description).toContain("check the automation's run history");
-		expect(error?.description).toContain(
-			"The service accepted 2 other items: n8n's Retry of this execution passes them on without sending them again, and sends only the items not accepted, this one included. If that Retry fails too, retry it rather than this execution.",
-		);
-		// What the service said ("busy") ends with a full stop before the note, not run into it.
-		expect(error?.description).toContain('The service said: busy. Item 2');
-	});
-
-	it('the failing item is named as n8n names it, from 0, and by its place from 1, so that a count beside it cannot be read as including it', async () => {
-		faults.set('c', ['500']);
-		const error = errorOf(await runWorkflow(straight({})), NODE_NAME);
-		expect(error?.context.itemIndex).toBe(2);
-		expect(error?.description).toContain('Item 2 is the 3rd of 5 items (n8n counts from 0).');
-		expect(error?.description).not.toMatch(/\d+ of 5 items were accepted/);
-	});
-
 	it('a Retry that fails too says to retry it, not the execution it retried; a Retry of that Retry sends only what no execution of the chain got accepted', async () => {
 		faults.set('c', ['500']);
 		faults.set('d', ['500']);

@@ -1,9 +1,10 @@
 import type { IRun } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
+import { errorOf } from '../../../../dev/engine';
 import { engineReceiver } from '../../../support/engineReceiver';
 import { limitedService } from '../../../support/limitedService';
-import { bodyJson } from '../../../support/receiver';
+import { acceptWithJson, bodyJson } from '../../../support/receiver';
 import { NODE_NAME } from '../../../support/workflows';
 
 const { receiver, run } = engineReceiver();
@@ -84,5 +85,38 @@ describe('the hints n8n shows above the output', () => {
 	it('a run where every item was accepted shows no hint', async () => {
 		const result = await run({ message: 'Go' }, [{}, {}]);
 		expect(hintsOf(result)).toEqual([]);
+	});
+});
+
+describe('the error that stops the node, in an execution of five items whose third fails with a 500', () => {
+	const FIVE = ['a', 'b', 'c', 'd', 'e'].map((m) => ({ m }));
+	const thirdFails = () =>
+		receiver.respondWith((request, res) => {
+			if (bodyJson(request).data.message !== 'c')
+				return acceptWithJson(request, res, undefined as never);
+			res.writeHead(500, { 'Content-Type': 'application/json' }).end('{"message":"busy"}');
+		});
+
+	it("says how many others were accepted and what n8n's Retry sends, itself included as it may have run", async () => {
+		thirdFails();
+		const failed = await run(
+			{ message: '={{ $json.m }}', options: { sending: 'oneAtATime' } },
+			FIVE,
+		);
+		const error = errorOf(failed, NODE_NAME);
+		expect(error?.description).toContain("check the automation's run history");
+		expect(error?.description).toContain(
+			"The service accepted 2 other items: n8n's Retry of this execution passes them on without sending them again, and sends only the items not accepted, this one included. If that Retry fails too, retry it rather than this execution.",
+		);
+		// What the service said ("busy") ends with a full stop before the note, not run into it.
+		expect(error?.description).toContain('The service said: busy. Item 2');
+	});
+
+	it('names the failing item as n8n does, from 0, and by its place from 1, so that a count beside it cannot be read as including it', async () => {
+		thirdFails();
+		const error = errorOf(await run({ message: '={{ $json.m }}' }, FIVE), NODE_NAME);
+		expect(error?.context.itemIndex).toBe(2);
+		expect(error?.description).toContain('Item 2 is the 3rd of 5 items (n8n counts from 0).');
+		expect(error?.description).not.toMatch(/\d+ of 5 items were accepted/);
 	});
 });
