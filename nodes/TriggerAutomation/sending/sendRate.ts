@@ -10,6 +10,11 @@
 export const SHORT_PAUSE_MS = 100;
 /** Rate/s added per accepted answer while the rate holds starts back: ×e^GROWTH per second. */
 export const GROWTH = 0.5;
+/**
+ * Back from a busy spell with no rate known: starts per round trip each accepted answer adds, from
+ * one per round trip: ×1.25 a round trip, so the first 429 comes at a rate a few times the limit's.
+ */
+export const RAMP_UP = 0.25;
 /** What was accepted since the last pause sets the rate once counted over this long. */
 const DELIVERY_WINDOW_MS = 250;
 /** Starts that may go at once: this long at the rate, at least two (a late timer costs no start). */
@@ -30,6 +35,8 @@ export class SendRate {
 	private decreasedAt = Number.NEGATIVE_INFINITY;
 	/** When the rate last held a start back: growth only while the rate is what limits. */
 	private heldBackAt = Number.NEGATIVE_INFINITY;
+	/** Back from a busy spell with no rate known: RAMP_UP per answer until the next push-back. */
+	private rampingUp = false;
 
 	constructor(now: number) {
 		this.refilledAt = this.countingSince = now;
@@ -53,13 +60,19 @@ export class SendRate {
 	}
 
 	/**
-	 * Accepted: the rate from before a busy pause at once; else at least what the service accepted
-	 * since the last pause, and while the rate holds starts back, GROWTH more per answer.
+	 * Accepted: back from a busy pause, the rate from before at once, or with none known (busy from
+	 * the first request), one start per round trip and RAMP_UP more per answer until the next
+	 * push-back; else at least what the service accepted since the last pause, and while the rate
+	 * holds starts back, GROWTH more per answer.
 	 */
 	acceptedOne(sentAt: number, now: number): void {
 		this.accepted++;
+		const roundTripMs = Math.max(1, now - sentAt);
 		if (this.beforeBusy !== 0 && sentAt >= this.pausedUntil) {
-			this.perSecond = this.beforeBusy;
+			this.rampingUp = this.beforeBusy === Number.POSITIVE_INFINITY;
+			this.perSecond = this.rampingUp
+				? Math.max(this.perSecond, 1000 / roundTripMs)
+				: this.beforeBusy;
 			this.beforeBusy = 0;
 			this.count(now);
 			return;
@@ -69,7 +82,8 @@ export class SendRate {
 		if (counted >= DELIVERY_WINDOW_MS) {
 			this.perSecond = Math.max(this.perSecond, (this.accepted * 1000) / counted);
 		}
-		if (now - this.heldBackAt < 1000) this.perSecond += GROWTH;
+		if (now - this.heldBackAt >= 1000) return;
+		this.perSecond += this.rampingUp ? (RAMP_UP * 1000) / roundTripMs : GROWTH;
 	}
 
 	/**
@@ -80,6 +94,7 @@ export class SendRate {
 	pushedBack(sentAt: number, now: number, pauseMs = 0): void {
 		if (sentAt <= this.decreasedAt || now < this.pausedUntil) return;
 		this.decreasedAt = now;
+		this.rampingUp = false;
 		const ms = pauseMs > 0 ? pauseMs : SHORT_PAUSE_MS;
 		[this.pausedUntil, this.pauseMs] = [now + ms, ms];
 	}

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 
 import {
 	GROWTH,
+	RAMP_UP,
 	SHORT_PAUSE_MS,
 	SendRate,
 } from '../../../../nodes/TriggerAutomation/sending/sendRate';
@@ -91,13 +92,32 @@ describe('SendRate', () => {
 		expect(rate.perSecond).toBe(40);
 	});
 
-	it('a service busy from the first request: the first one accepted after the pause brings back no rate at all', () => {
+	it('a service busy from the first request: from the first one accepted after the pause, one start per round trip, and each answer adds RAMP_UP starts per round trip until the next push-back', () => {
 		const rate = new SendRate(0);
 		rate.pushedBack(0, 1, 1000);
 		expect(rate.waitMs(1001)).toBe(0);
 		expect(rate.perSecond).toBe(1);
-		rate.acceptedOne(1001, 1050);
-		expect(rate.perSecond).toBe(Number.POSITIVE_INFINITY);
+		rate.acceptedOne(1001, 1051);
+		// No rate is known: one start per round trip of 50 ms, not the whole cap at once.
+		expect(rate.perSecond).toBe(20);
+		// Items wait at every millisecond; every start is accepted 50 ms later.
+		const sent: number[] = [];
+		let now = 1051;
+		for (; now < 1351; now++) {
+			while (sent.length > 0 && sent[0] + 50 <= now) rate.acceptedOne(sent.shift()!, now);
+			while (rate.waitMs(now) === 0) sent.push(now);
+		}
+		// About ×(1 + RAMP_UP) a round trip: 20 × 1.25^6 = 76/s after six round trips at most,
+		// less as each answer comes a round trip after its start.
+		expect(rate.perSecond).toBeGreaterThan(20 * (1 + RAMP_UP * 0.8) ** 5);
+		expect(rate.perSecond).toBeLessThan(20 * (1 + RAMP_UP) ** 6);
+		// A push-back ends it: after its pause, GROWTH per accepted answer again.
+		rate.pushedBack(now, now, 1000);
+		expect(rate.waitMs(now + 1000)).toBe(0);
+		expect(rate.waitMs(now + 1000)).toBeGreaterThan(0);
+		const learnedRate = rate.perSecond;
+		rate.acceptedOne(now + 1000, now + 1050);
+		expect(rate.perSecond).toBeCloseTo(learnedRate + GROWTH, 5);
 	});
 
 	it('while the rate holds starts back, each accepted answer adds GROWTH: a rate that rose is found within seconds', () => {
