@@ -37,6 +37,15 @@ import { CASES } from '../../../support/faultMatrix';
 const MARKUP_SHOWN = editorText(MARKUP);
 
 const NOW = Date.parse('2026-11-21T10:00:00Z');
+/** The node an error that stops the execution names. */
+const node = {
+	id: '1',
+	name: 'Trigger Automation',
+	type: 'x.triggerAutomation',
+	typeVersion: 1,
+	position: [0, 0] as [number, number],
+	parameters: {},
+};
 const REQUEST: RequestInfo = {
 	url: 'http://127.0.0.1:5678/webhooks/cloud/auto-7',
 	automationId: 'auto-7',
@@ -241,14 +250,6 @@ describe("what every execution that is n8n's Retry of another says", () => {
 	});
 
 	it('in the error that stops it, ending with which execution to retry', () => {
-		const node = {
-			id: '1',
-			name: 'Trigger Automation',
-			type: 'x.triggerAutomation',
-			typeVersion: 1,
-			position: [0, 0] as [number, number],
-			parameters: {},
-		};
 		const stopped = (retryOf: string[], isRetry: boolean) => {
 			const error = new NodeOperationError(node, 'The message is empty');
 			error.context.code = 'bad_input';
@@ -303,14 +304,6 @@ describe('every error says what to do within its first 300 characters', () => {
 	});
 
 	it('bad input with no description of its own (the message names it): nothing was sent, run it again once fixed, before the notes of a Retry', () => {
-		const node = {
-			id: '1',
-			name: 'Trigger Automation',
-			type: 'x.triggerAutomation',
-			typeVersion: 1,
-			position: [0, 0] as [number, number],
-			parameters: {},
-		};
 		const error = new NodeOperationError(node, "Can't get data for expression");
 		error.context.code = 'bad_input';
 		const stopped = stoppingError(error, undefined, {
@@ -328,14 +321,6 @@ describe('every error says what to do within its first 300 characters', () => {
 	it.each(described)(
 		"%s, when it stops n8n's Retry of a Retry with other items accepted",
 		(_, description) => {
-			const node = {
-				id: '1',
-				name: 'Trigger Automation',
-				type: 'x.triggerAutomation',
-				typeVersion: 1,
-				position: [0, 0] as [number, number],
-				parameters: {},
-			};
 			const error = new NodeOperationError(node, 'failed', { description });
 			error.context.code = 'may_have_run';
 			const stopped = stoppingError(error, undefined, {
