@@ -38,6 +38,7 @@ import {
 	workflowId,
 } from '../dev/exampleFiles';
 import { PREVIEW_SUBTITLE } from '../nodes/TriggerAutomation/description';
+import { TriggerAutomation } from '../nodes/TriggerAutomation/TriggerAutomation.node';
 import { failuresHint, previewHint, retryHint } from '../nodes/TriggerAutomation/answer/nodeError';
 import type { Responder } from '../test/support/receiver';
 import {
@@ -51,11 +52,17 @@ import {
 import { ORDER_RUN } from '../test/support/orderExample';
 
 const ID = 'editor-automation';
+/** What the node's details in the nodes panel say it does. */
+const NODE_DESCRIPTION = new TriggerAutomation().description.description;
 const SECRET = 'e2e_editor_secret_8c2d4e';
 
 const ORDER = workflowId('order-to-automation.json');
 const SCHEDULE = workflowId('daily-report-schedule.json');
 const AGENT = workflowId('ai-agent-tool.json');
+// n8n 2.x saves a workflow's edits as they are made: the tests that add nodes add them to copies,
+// so the examples other tests run stay as shipped.
+const AGENT_TOOLS = workflowId('agentToolList');
+const ADD_NODE = workflowId('orderAddNode');
 const HTTP = workflowId('httpRequestNode');
 const PREVIEW = workflowId('previewOnly');
 const SOME_FAIL = workflowId('someItemsFail');
@@ -231,6 +238,7 @@ for (const app of Object.values(APPS)) {
 				},
 			]);
 			const order = examples.find(({ file }) => file === 'order-to-automation.json')!.workflow;
+			const agent = examples.find(({ file }) => file === 'ai-agent-tool.json')!.workflow;
 			await n8n.import('workflow', [
 				...examples.map(({ file, workflow }) => ({
 					...withChatModelCredential(workflow),
@@ -238,6 +246,8 @@ for (const app of Object.values(APPS)) {
 				})),
 				http,
 				withPreviewOnly(order, PREVIEW),
+				{ ...agent, id: AGENT_TOOLS },
+				{ ...order, id: ADD_NODE },
 				someItemsFail,
 				retryInEditor,
 				waitedInEditor,
@@ -272,7 +282,7 @@ for (const app of Object.values(APPS)) {
 
 		it("the AI Agent's tool list offers the tool variant", async () => {
 			const { page } = editor;
-			await openWorkflow(page, n8n, AGENT);
+			await openWorkflow(page, n8n, AGENT_TOOLS);
 			// Clicked while the editor still loads, 2.41.1's "+" opened "Other AI Nodes" instead of
 			// "Tools" and offered the regular node there.
 			await page.waitForLoadState('networkidle');
@@ -289,12 +299,7 @@ for (const app of Object.values(APPS)) {
 			expect(offered).toBeDefined();
 			// What it adds is the tool variant: its panel asks for the description the agent reads.
 			await page.getByTestId('node-creator-item-name').getByText(offered!, { exact: true }).click();
-			// 2.x may first show the node's details with one action, n8n's own "On new Automation
-			// event", which it makes up for every node whose name contains "Trigger"; choosing it adds
-			// the tool.
-			const action = page.getByText('On new Automation event', { exact: true });
-			await page.getByTestId('ndv').or(action).first().waitFor();
-			if (await action.isVisible()) await action.click();
+			// n8n's Tools view opens no node details: choosing it adds the tool at once.
 			await page.getByTestId('ndv').waitFor();
 			const toolParameters = page
 				.getByTestId('parameter-input-descriptionType')
@@ -316,9 +321,9 @@ for (const app of Object.values(APPS)) {
 			await page.keyboard.press('Escape');
 		});
 
-		it('the node\'s details in the nodes panel: n8n\'s placeholder action "On new Automation event" adds the node itself', async () => {
+		it('the node\'s details in the nodes panel: what it does and "Add to workflow", with no action, no trigger bolt, no Triggers section and no "On new Automation event"; Add to workflow adds the regular node', async () => {
 			const { page } = editor;
-			await openNodesPanel(page, n8n, ORDER);
+			await openNodesPanel(page, n8n, ADD_NODE);
 			const onCanvas = page.getByTestId('canvas-node').filter({ hasText: 'Trigger Automation' });
 			const before = await onCanvas.count();
 			await searchNodesPanel(page, 'Trigger Automation', 'Trigger Automation');
@@ -327,29 +332,30 @@ for (const app of Object.values(APPS)) {
 				.getByText('Trigger Automation', { exact: true })
 				.first()
 				.click();
-			// n8n's editor makes this action up for every node whose display name contains "Trigger"
-			// (useActionsGeneration.ts); the README explains it in its Install section.
-			const action = page.getByText('On new Automation event', { exact: true });
-			await page.getByTestId('ndv').or(action).first().waitFor();
-			const placeholderShown = await action.isVisible();
-			if (placeholderShown) {
-				// The details slide in from the right: the screenshot waits until they stand still.
-				await expect
-					.poll(async () => {
-						const x = (await action.boundingBox())?.x;
-						await page.waitForTimeout(150);
-						return x !== undefined && x === (await action.boundingBox())?.x;
-					})
-					.toBe(true);
-				await editor.screenshot('nodes-panel-placeholder-action');
-				await action.click();
-			}
+			const panel = page.getByTestId('node-creator');
+			const add = panel.getByRole('button', { name: 'Add to workflow' });
+			await add.waitFor();
+			// The details slide in from the right: the checks and the screenshot wait until they stand still.
+			await expect
+				.poll(async () => {
+					const x = (await add.boundingBox())?.x;
+					await page.waitForTimeout(150);
+					return x !== undefined && x === (await add.boundingBox())?.x;
+				})
+				.toBe(true);
+			await editor.screenshot('nodes-panel-details');
+			expect(await panel.getByText(NODE_DESCRIPTION, { exact: true }).count()).toBe(1);
+			expect(await panel.getByText(/On new\s+Automation event/).count()).toBe(0);
+			// n8n marks a trigger with a bolt titled "Trigger Node", and lists actions under "Triggers"
+			// or "Actions"; the details show none of them.
+			expect(await panel.locator('[data-icon^="bolt"], [title="Trigger Node"]').count()).toBe(0);
+			expect(await panel.getByText(/^(Triggers|Actions)\b/).count()).toBe(0);
+			await add.click();
 			// What it adds is the regular node, with its Message field, not a trigger.
 			await page.getByTestId('ndv').waitFor();
 			await page.getByTestId('parameter-input-message').waitFor();
 			await closeNode(page);
 			expect(await onCanvas.count()).toBe(before + 1);
-			expect(placeholderShown).toBe(true);
 		});
 
 		it("the node's and the credential's Docs links open their own page of docs/, with no #fragment", async () => {

@@ -32,12 +32,12 @@ const credential = built<ICredentialType>(manifest.n8n.credentials[0]);
 
 /**
  * What the editor shows of a list of fields: each field's name and the names of its options,
- * choices and values, all the way down. A notice is text, not a field.
+ * choices and values, all the way down. A notice is text, not a field; a hidden field is not shown.
  */
 function labels(fields: readonly unknown[]): string[] {
 	return fields.flatMap((entry) => {
 		const field = entry as Partial<INodeProperties> & { name: string; values?: unknown[] };
-		if (field.type === 'notice') return [];
+		if (field.type === 'notice' || field.type === 'hidden') return [];
 		const own = field.displayName ?? field.name;
 		const nested = [...(field.options ?? []), ...(field.values ?? [])];
 		return [own, ...labels(nested)];
@@ -78,7 +78,9 @@ describe('the docs name every field and option the node and the credential show'
 	});
 
 	it('docs/node.md names every field and every option', () => {
-		const fields = node.properties.map((field) => field.displayName);
+		const fields = node.properties
+			.filter((field) => field.type !== 'hidden')
+			.map((field) => field.displayName);
 		expect(unnamed(read('docs/node.md'), [...fields, ...options])).toEqual([]);
 	});
 });
