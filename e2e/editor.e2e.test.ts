@@ -496,7 +496,7 @@ for (const app of Object.values(APPS)) {
 			await description.waitFor();
 			const shown = await description.innerText();
 			expect(shown).toMatch(
-				/^Raise Options → Retries When Not Accepted \(now 1\), or run this item again later, when the service is less busy: it turned this item away 2 times\. The service said: Too many requests\./,
+				/^Raise Options → Retries When Not Accepted \(now 1; about one per second of a busy spell\), or run this item again later, when the service is less busy: it turned this item away 2 times in (under 1|\d+) s\. The service said: Too many requests\./,
 			);
 			expect(shown).not.toMatch(/Sending|One at a Time|Fixed Batches|Batch/);
 			expect(turningAway.requests).toHaveLength(2);
