@@ -124,8 +124,12 @@ function expectEnds(
 	for (const { json } of failed) {
 		const details = json.details as IDataObject;
 		expect(details).toMatchObject({ code: 'may_have_run', httpCode: '503' });
+		// Its own error page: the title names who refused; the advice says how to make it tell.
+		expect(json.error).toMatch(
+			/^nginx\/[\d.]+ in front of the service refused the request \(503\)$/,
+		);
 		expect(String(details.description)).toMatch(
-			/A proxy or gateway in front of the service may have refused the request for its rate limit \(this answer came from nginx\/[\d.]+ \(its Server header\)\)/,
+			/Its limit may have refused this request \(the answer came from nginx\/[\d.]+ \(its Server header\)\)/,
 		);
 		expect(String(details.description)).toContain('limit_req_status 429');
 		expect(String(details.description)).not.toMatch(/<html|‹html/);
