@@ -23,6 +23,7 @@ import {
 import { LARGE_DELAY_MS, measureLargeExecution } from './largeExecution';
 import { measureLoadTime } from './loadTime';
 import { MEMORY_BODY_BYTES, measureMemory } from './memory';
+import { engineBurstChecks, engineBurstRows, measureEngineBursts } from './engineBurst';
 import { PROCESS_SCENARIOS, measureManyProcesses } from './manyProcesses';
 import { manyProcessesChecks, manyProcessesSection } from './manyProcessesReport';
 import { QUEUE_SCENARIO, measureQueueMode } from './queueMode';
@@ -70,12 +71,14 @@ const TARGET = {
 	loadMs: 5,
 };
 /** Parts `--only` can name besides the scenario ids (a … l, nginx, w2 … w4f) and i. */
-const PARTS = ['throughput', 'signing', 'memory', 'load', 'a-engine', QUEUE_SCENARIO.id];
+const PARTS = ['throughput', 'signing', 'memory', 'load', 'a-engine', 'burst-engine', QUEUE_SCENARIO.id];
 const ENGINE_NO_LIMIT_DELAYS = [20, 50, 200, 500];
 const ENGINE_NO_LIMIT_RUNS = 3;
 const ENGINE_NO_LIMIT_TARGET = 1.0;
 // Many processes, one service: 2 rounds of 4 scenarios take about 5 min (ideal times 20–40 s).
 const MANY_PROCESSES_RUNS = 2;
+/** Rounds of the limited bursts in the engine. */
+const ENGINE_BURST_RUNS = 2;
 // Queue mode: the cluster's start (3 n8n processes, PostgreSQL, Redis) takes about a minute.
 const QUEUE_RUNS = 2;
 
@@ -101,7 +104,7 @@ interface Options {
 }
 
 const USAGE =
-	'usage: npm run bench [-- --only g,k,nginx,w2,w4,w2f,w4f,queue,i,a-engine,throughput,signing,memory,load] [--rounds N] [--delays 20,50]';
+	'usage: npm run bench [-- --only g,k,nginx,w2,w4,w2f,w4f,queue,i,a-engine,burst-engine,throughput,signing,memory,load] [--rounds N] [--delays 20,50]';
 
 function parseArgs(argv: string[]): Options {
 	const options: Options = {};
@@ -348,6 +351,34 @@ async function manyProcessesPart(options: Options, wants: (part: string) => bool
 	};
 }
 
+/** The limited bursts in n8n-core's engine, every execution at once. */
+async function engineBurstPart(options: Options): Promise<Part> {
+	// (l)'s second burst is the app's; (nginx) is behind nginx: both have their own parts.
+	const scenarios = SCENARIOS.filter(
+		(scenario) =>
+			scenario.executions > 1 &&
+			scenario.kind === undefined &&
+			(scenario.perSecond ?? scenario.busyMs) !== undefined,
+	);
+	log(`the bursts ${scenarios.map((s) => s.id).join(', ')} in the engine, at once`);
+	const rounds = options.rounds ?? ENGINE_BURST_RUNS;
+	const receiver = await Receiver.start(SECRET);
+	const result = await measureEngineBursts(receiver, scenarios, rounds).finally(() =>
+		receiver.stop(),
+	);
+	const head = ['Scenario', 'seconds', '429s (blind, informed)', 'informed per item (worst)'];
+	return {
+		checks: engineBurstChecks(scenarios, result),
+		section: `
+### The limited bursts in the engine, all at once
+
+Trigger Automation at its defaults in n8n-core's engine in the bench's process (dev/engine.ts), every execution of the burst started in one tick, to a \`{base_url}\` new each round; the same receiver, ${SERVICE_DELAY_MS} ms answers, 429 with \`Retry-After: 1\` beyond the limit. 429s blind and informed as above. Median of ${rounds} rounds (min–max).
+
+${table(head, engineBurstRows(scenarios, result))}
+`,
+	};
+}
+
 async function queueModePart(options: Options): Promise<Part> {
 	log('queue mode behind nginx');
 	const result = await measureQueueMode(options.rounds ?? QUEUE_RUNS);
@@ -409,6 +440,7 @@ async function main(): Promise<void> {
 	if (wants('load')) parts.push(loadPart());
 	if (wants('i')) parts.push(await largePart());
 	if (wants('a-engine')) parts.push(await engineNoLimitPart(options));
+	if (wants('burst-engine')) parts.push(await engineBurstPart(options));
 	if (PROCESS_SCENARIOS.some((scenario) => wants(scenario.id)))
 		parts.push(await manyProcessesPart(options, wants));
 	const scenarios = SCENARIOS.filter((scenario) => wants(scenario.id));
