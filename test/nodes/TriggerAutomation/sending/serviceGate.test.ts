@@ -5,57 +5,23 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { MAX_WAIT_MS as MAX_RETRY_WAIT_MS, MAX_IN_FLIGHT } from '../../../../nodes/TriggerAutomation/limits';
+import {
+	MAX_WAIT_MS as MAX_RETRY_WAIT_MS,
+	MAX_IN_FLIGHT,
+} from '../../../../nodes/TriggerAutomation/limits';
 import { quotaSpent } from '../../../../nodes/TriggerAutomation/answer/quotaSpent';
 import { askedToWait } from '../../../../nodes/TriggerAutomation/answer/rateLimited';
-import type { Attempt } from '../../../../nodes/TriggerAutomation/request/attempt';
 import { RESET_MARGIN_MS } from '../../../../nodes/TriggerAutomation/sending/quota';
+import { ExecutionLane } from '../../../../nodes/TriggerAutomation/sending/executionLane';
+import { STARTS_PER_TICK } from '../../../../nodes/TriggerAutomation/sending/serviceGate';
 import {
-	ExecutionLane,
-	STARTS_PER_TICK,
-} from '../../../../nodes/TriggerAutomation/sending/serviceGate';
-import { rateLimited } from '../../../support/failures';
-
-let services = 0;
-/** A service of its own for each test: gates are kept per service for the process's life. */
-const newService = () => `http://gate-${++services}.test`;
-
-const accepted: Attempt = {
-	accepted: { statusCode: 202, headers: {}, body: Buffer.alloc(0) },
-	signedAt: undefined,
-};
-const refused = (afterMs?: number): Attempt => ({ failure: rateLimited(afterMs) });
-/** Accepted, its answer telling `remaining` requests until `resetInMs` from now. */
-const acceptedTelling = (remaining: number, resetInMs: number): Attempt => ({
-	...accepted,
-	quota: { remaining, resetAt: Date.now() + resetInMs, header: 'X-RateLimit-Remaining' },
-});
-
-/**
- * A request through `lane` (a re-send: `afterMs`), logged as `label` when its turn comes; the test
- * answers it with `answer`.
- */
-function request(lane: ExecutionLane, log: string[], label: string, afterMs?: number) {
-	let answer: (attempt: Attempt) => void = () => undefined;
-	const done = lane.attempt(async () => {
-		log.push(label);
-		return await new Promise<Attempt>((resolve) => (answer = resolve));
-	}, afterMs);
-	return { done, answer: (attempt: Attempt) => answer(attempt) };
-}
-
-/** Lets the promises already resolved run on, firing no timer. */
-const microtasks = async () => {
-	for (let k = 0; k < 10; k++) await Promise.resolve();
-};
-
-/** The lane's first request, turned away with `afterMs` (Retry-After). */
-async function turnedAway(lane: ExecutionLane, afterMs: number) {
-	const first = request(lane, [], 'first');
-	await microtasks();
-	first.answer(refused(afterMs));
-	await first.done;
-}
+	accepted,
+	acceptedTelling,
+	microtasks,
+	newService,
+	request,
+	turnedAway,
+} from '../../../support/gateLanes';
 
 beforeEach(() => {
 	vi.useFakeTimers({ now: 1_000_000 });
@@ -116,20 +82,6 @@ describe('ServiceGate', () => {
 		lane.close();
 	});
 
-	it("a re-send waits its time, then goes before the execution's new items", async () => {
-		const lane = new ExecutionLane(newService(), undefined);
-		await turnedAway(lane, 1000);
-		const log: string[] = [];
-		request(lane, log, 're-send', 1000);
-		request(lane, log, 'new 1');
-		request(lane, log, 'new 2');
-		await vi.advanceTimersByTimeAsync(1000);
-		expect(log).toEqual(['re-send']);
-		await vi.advanceTimersByTimeAsync(2000);
-		expect(log).toEqual(['re-send', 'new 1', 'new 2']);
-		lane.close();
-	});
-
 	it('no more than MAX_IN_FLIGHT requests at once; an answer lets the next one go', async () => {
 		const lane = new ExecutionLane(newService(), undefined);
 		const log: string[] = [];
@@ -158,26 +110,6 @@ describe('ServiceGate', () => {
 		await vi.advanceTimersByTimeAsync(0);
 		expect(log).toHaveLength(3 * STARTS_PER_TICK);
 		lane.close();
-	});
-
-	it('Stop lets the waiting items of its execution go unsent at once; the other execution keeps its turn', async () => {
-		const service = newService();
-		const stop = new AbortController();
-		const stopped = new ExecutionLane(service, stop.signal);
-		const other = new ExecutionLane(service, undefined);
-		await turnedAway(stopped, 1000);
-		const log: string[] = [];
-		const waiting = [request(stopped, log, 'stopped'), request(stopped, log, 'stopped', 1000)];
-		request(other, log, 'other');
-		stop.abort();
-		expect(await Promise.all(waiting.map(async ({ done }) => await done))).toEqual([
-			undefined,
-			undefined,
-		]);
-		stopped.close();
-		await vi.advanceTimersByTimeAsync(1000);
-		expect(log).toEqual(['other']);
-		other.close();
 	});
 
 	it('no timer runs while an execution only waits for answers', async () => {
