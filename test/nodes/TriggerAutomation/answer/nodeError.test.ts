@@ -282,6 +282,16 @@ function adviceEnd(description: string): number {
 	return end === -1 ? description.length : end + 1;
 }
 
+/** The description of `error` as it stops n8n's Retry of a Retry, 480 of 500 items accepted. */
+const stoppedRetryOfRetry = (error: NodeOperationError) =>
+	stoppingError(error, undefined, {
+		itemIndex: 41,
+		total: 500,
+		accepted: 480,
+		retryOf: ['17', '18'],
+		isRetry: true,
+	}).description!;
+
 describe('every error says what to do within its first 300 characters', () => {
 	const turnedAway = {
 		sending: 'batches',
@@ -306,13 +316,7 @@ describe('every error says what to do within its first 300 characters', () => {
 	it('bad input with no description of its own (the message names it): nothing was sent, run it again once fixed, before the notes of a Retry', () => {
 		const error = new NodeOperationError(node, "Can't get data for expression");
 		error.context.code = 'bad_input';
-		const stopped = stoppingError(error, undefined, {
-			itemIndex: 41,
-			total: 500,
-			accepted: 480,
-			retryOf: ['17', '18'],
-			isRetry: true,
-		}).description!;
+		const stopped = stoppedRetryOfRetry(error);
 		expect(stopped).toMatch(
 			/^Nothing was sent, so no run was created: once this is fixed, run the item again\. Item 41 is/,
 		);
@@ -323,13 +327,7 @@ describe('every error says what to do within its first 300 characters', () => {
 		(_, description) => {
 			const error = new NodeOperationError(node, 'failed', { description });
 			error.context.code = 'may_have_run';
-			const stopped = stoppingError(error, undefined, {
-				itemIndex: 41,
-				total: 500,
-				accepted: 480,
-				retryOf: ['17', '18'],
-				isRetry: true,
-			}).description!;
+			const stopped = stoppedRetryOfRetry(error);
 			expect(stopped.startsWith(description!)).toBe(true);
 			expect(adviceEnd(stopped)).toBeLessThanOrEqual(300);
 		},

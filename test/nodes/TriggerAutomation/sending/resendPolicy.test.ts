@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 
 import type { Tries } from '../../../../nodes/TriggerAutomation/sending/resendPolicy';
 import { MAX_WAIT_MS } from '../../../../nodes/TriggerAutomation/limits';
-import { resendDecision, tooLongToWait } from '../../../../nodes/TriggerAutomation/sending/resendPolicy';
+import {
+	resendDecision,
+	tooLongToWait,
+} from '../../../../nodes/TriggerAutomation/sending/resendPolicy';
 import { rateLimited } from '../../../support/failures';
 
 const afterMs = (decision: ReturnType<typeof resendDecision>) =>
