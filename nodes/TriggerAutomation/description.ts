@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { MAX_IN_FLIGHT, MAX_RETRIES, MAX_WAIT_MS } from './limits';
+import { panelEventsProperty } from './nodesPanel';
 import { RESENT } from './sending/resendPolicy';
 
 /** The labels the editor shows; error messages name the fields with the same words. */
@@ -81,22 +82,6 @@ export const PREVIEW_SUBTITLE = 'Preview only, nothing sent';
 export const SUBTITLE = `={{ ($parameter["options"]["previewOnly"] ? ${JSON.stringify(`${PREVIEW_SUBTITLE}: `)} : "") + ${JSON.stringify(
 	Object.fromEntries(Object.entries(CONTEXT_MODES).map(([mode, { subtitle }]) => [mode, subtitle])),
 )}[$parameter["contextMode"]] }}`;
-
-/**
- * For the nodes panel only; the node's panel never shows it. n8n's editor takes a node whose name
- * holds "Trigger" for a trigger: it offers each option of a property called Event as an action or,
- * with no such property, makes up "On new Automation event" (useActionsGeneration.ts); and it marks
- * every action of a node whose type holds "trigger" with the trigger bolt (ActionItem.vue). With no
- * option, the node has no action: its details show its description and "Add to workflow". Left at
- * its default, n8n saves no value for it.
- */
-export const panelEventsProperty: INodeProperties = {
-	displayName: 'Event',
-	name: 'panelEvents',
-	type: 'hidden',
-	default: '',
-	options: [],
-};
 
 export const nodeProperties: INodeProperties[] = [
 	panelEventsProperty,
