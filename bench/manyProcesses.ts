@@ -18,7 +18,7 @@ import { processShares } from './processShares';
 import type { Receiver } from './receiver';
 import { addFingerprint } from './receiver';
 import { countRefusals } from './refusals';
-import { elapsedMs, summarize } from './stats';
+import { elapsedMs } from './stats';
 import { startTogether } from './together';
 import { WEBHOOK_PATH, bodyFor, orderItem } from './workload';
 
@@ -156,8 +156,3 @@ export async function measureManyProcesses(
 	}
 	return result;
 }
-
-export const worst = (runs: ProcessesRun[], f: (r: ProcessesRun) => number) =>
-	Math.max(...runs.map(f));
-export const median = (runs: ProcessesRun[], f: (r: ProcessesRun) => number) =>
-	summarize(runs.map(f)).median;

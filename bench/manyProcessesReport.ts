@@ -5,55 +5,36 @@
  */
 import { SERVICE_DELAY_MS } from './defaults';
 import type { ManyProcessesResult, ProcessesRun, ProcessesScenario } from './manyProcesses';
-import { PROCESS_TARGET, idealSeconds, median, totalItems, worst } from './manyProcesses';
-import { noneStarved } from './processShares';
+import { idealSeconds, totalItems } from './manyProcesses';
 import type { Check } from './scenarioReport';
 import { table } from './scenarioReport';
-import { num, spread, summarize } from './stats';
+import type { SharedLimit } from './sharedLimitReport';
+import { allOnce, sharedLimitCells, sharedLimitChecks, sharesCell } from './sharedLimitReport';
+import { spread, summarize } from './stats';
 
 const labelOf = (s: ProcessesScenario) =>
 	`(${s.id}) ${s.processes} processes × ${s.executions} executions × ${s.itemsPerExecution} items at once, one service at ${s.perSecond} requests/s`;
 
-const allOnce = (runs: ProcessesRun[]) => runs.every((run) => run.eachOnce && run.failed === 0);
-const allShares = (runs: ProcessesRun[]) => runs.flatMap((run) => run.shares);
-const lowest = (runs: ProcessesRun[]) => Math.min(...allShares(runs));
-const highest = (runs: ProcessesRun[]) => Math.max(...allShares(runs));
 /** The earliest process's own time ÷ the slowest's, in a run. */
 const finishSpread = (run: ProcessesRun) =>
 	Math.min(...run.processSeconds) / Math.max(...run.processSeconds);
+
+const sharedLimit = (s: ProcessesScenario, runs: ProcessesRun[]): SharedLimit => ({
+	label: labelOf(s),
+	runs,
+	idealSeconds: idealSeconds(s),
+	items: totalItems(s),
+	from: 'the start',
+	refusals: '429s per item',
+	who: 'process',
+	allWere: 'all were',
+});
 
 export function manyProcessesChecks(
 	scenarios: ProcessesScenario[],
 	result: ManyProcessesResult,
 ): Check[] {
-	const { maxTimeVsIdeal, maxInformedPerItem, share } = PROCESS_TARGET;
-	return scenarios.flatMap((s) => {
-		const runs = result[s.id];
-		const ideal = idealSeconds(s);
-		const slowest = worst(runs, (r) => r.seconds);
-		const informed = worst(runs, (r) => r.informed);
-		const all = allOnce(runs);
-		return [
-			{
-				label: `${labelOf(s)}: every item accepted once, time from the start to the last answer ÷ the ideal (items ÷ limit; the slowest round)`,
-				result: `${all ? 'all accepted once' : '**not all accepted once**'}, ${slowest.toFixed(1)} s, ${(slowest / ideal).toFixed(2)}× the ideal ${num(ideal)} s`,
-				target: `all, ≤ ${maxTimeVsIdeal}× the ideal`,
-				met: all && slowest / ideal <= maxTimeVsIdeal,
-			},
-			{
-				label: `${labelOf(s)}: informed 429s per item (the most of any round)`,
-				result: `${(informed / totalItems(s)).toFixed(2)} (${informed} of ${num(totalItems(s))} items)`,
-				target: `≤ ${maxInformedPerItem}`,
-				met: informed / totalItems(s) <= maxInformedPerItem,
-			},
-			{
-				label: `${labelOf(s)}: each process's share of the accepted requests while all were sending, in equal shares (every process, every round)`,
-				result: `${lowest(runs).toFixed(2)}–${highest(runs).toFixed(2)}×`,
-				target: `${share.low}–${share.high}×`,
-				met: runs.every((run) => noneStarved(run.shares, share.low, share.high)),
-			},
-		];
-	});
+	return scenarios.flatMap((s) => sharedLimitChecks(sharedLimit(s, result[s.id])));
 }
 
 export function manyProcessesSection(
@@ -63,32 +44,12 @@ export function manyProcessesSection(
 ): string {
 	const rows = scenarios.map((s) => {
 		const runs = result[s.id];
-		const of = (f: (r: ProcessesRun) => number) => summarize(runs.map(f));
-		const ideal = idealSeconds(s);
+		const shared = sharedLimit(s, runs);
 		return [
 			labelOf(s),
-			spread(
-				of((r) => r.seconds),
-				1,
-				' s',
-			),
-			`${num(ideal)} s`,
-			spread(
-				of((r) => r.seconds / ideal),
-				2,
-				'×',
-			),
-			`${num(median(runs, (r) => r.tooMany))} (${num(median(runs, (r) => r.blind))}, ${num(median(runs, (r) => r.informed))})`,
-			spread(
-				of((r) => r.informed / totalItems(s)),
-				2,
-			),
-			`${lowest(runs).toFixed(2)}–${highest(runs).toFixed(2)}×, to ${spread(
-				of((r) => r.windowEndS),
-				1,
-				' s',
-			)}`,
-			spread(of(finishSpread), 2),
+			...sharedLimitCells(shared),
+			sharesCell(shared),
+			spread(summarize(runs.map(finishSpread)), 2),
 			allOnce(runs) ? 'yes' : '**no**',
 		];
 	});

@@ -4,75 +4,42 @@
  * the workers split the burst's executions.
  */
 import { NGINX_LIMIT, SERVICE_DELAY_MS } from './defaults';
-import { PROCESS_TARGET } from './manyProcesses';
-import { noneStarved } from './processShares';
 import type { QueueResult, QueueRun } from './queueMode';
 import { QUEUE_IDEAL_SECONDS, QUEUE_ITEMS, QUEUE_SCENARIO } from './queueMode';
 import type { Check } from './scenarioReport';
 import { table } from './scenarioReport';
-import { num, spread, summarize } from './stats';
+import type { SharedLimit } from './sharedLimitReport';
+import { allOnce, sharedLimitCells, sharedLimitChecks, sharesCell } from './sharedLimitReport';
 
 const { id, workers, executions, itemsPerExecution, concurrency } = QUEUE_SCENARIO;
 const LABEL = `(${id}) queue mode, main + ${workers} workers, ${executions} executions × ${itemsPerExecution} items at once, nginx limit_req ${NGINX_LIMIT.ratePerSecond} r/s, burst ${NGINX_LIMIT.burst}`;
 
-const allOnce = (runs: QueueRun[]) => runs.every((run) => run.eachOnce && run.failed === 0);
 /** The worker whose last execution ended first: that end ÷ the last worker's. */
 const firstDone = (run: QueueRun) => Math.min(...run.lastEndS) / Math.max(...run.lastEndS);
 
+const sharedLimit = (runs: QueueRun[]): SharedLimit => ({
+	label: LABEL,
+	runs,
+	idealSeconds: QUEUE_IDEAL_SECONDS,
+	items: QUEUE_ITEMS,
+	from: 'the first webhook call',
+	refusals: "refusals per item, nginx's log",
+	who: 'worker',
+	allWere: 'both were',
+	sharesNote: `executions per worker ${runs.map((r) => r.executions.join('/')).join(', ')}; the worker done first, its last execution's end ÷ the other's ${Math.min(...runs.map(firstDone)).toFixed(2)} (the least)`,
+});
+
 export function queueModeChecks({ runs }: QueueResult): Check[] {
-	const slowest = Math.max(...runs.map((r) => r.seconds));
-	const informed = Math.max(...runs.map((r) => r.informed));
-	const all = allOnce(runs);
-	const { maxTimeVsIdeal, maxInformedPerItem, share } = PROCESS_TARGET;
-	const shares = runs.flatMap((r) => r.shares);
-	return [
-		{
-			label: `${LABEL}: every item accepted once, time from the first webhook call to the last answer ÷ the ideal (the slowest round)`,
-			result: `${all ? 'all accepted once' : '**not all accepted once**'}, ${slowest.toFixed(1)} s, ${(slowest / QUEUE_IDEAL_SECONDS).toFixed(2)}× the ideal ${num(QUEUE_IDEAL_SECONDS)} s`,
-			target: `all, ≤ ${maxTimeVsIdeal}× the ideal`,
-			met: all && slowest / QUEUE_IDEAL_SECONDS <= maxTimeVsIdeal,
-		},
-		{
-			label: `${LABEL}: informed refusals per item, nginx's log (the most of any round)`,
-			result: `${(informed / QUEUE_ITEMS).toFixed(2)} (${informed} of ${QUEUE_ITEMS} items)`,
-			target: `≤ ${maxInformedPerItem}`,
-			met: informed / QUEUE_ITEMS <= maxInformedPerItem,
-		},
-		{
-			label: `${LABEL}: each worker's share of the accepted requests while both were sending, in equal shares (every worker, every round)`,
-			result: `${Math.min(...shares).toFixed(2)}–${Math.max(...shares).toFixed(2)}×; executions per worker ${runs.map((r) => r.executions.join('/')).join(', ')}; the worker done first, its last execution's end ÷ the other's ${Math.min(...runs.map(firstDone)).toFixed(2)} (the least)`,
-			target: `${share.low}–${share.high}×`,
-			met: runs.every((r) => noneStarved(r.shares, share.low, share.high)),
-		},
-	];
+	return sharedLimitChecks(sharedLimit(runs));
 }
 
 export function queueModeSection({ version, runs }: QueueResult): string {
-	const of = (f: (r: QueueRun) => number) => summarize(runs.map(f));
+	const shared = sharedLimit(runs);
 	const row = [
 		LABEL,
-		spread(
-			of((r) => r.seconds),
-			1,
-			' s',
-		),
-		`${num(QUEUE_IDEAL_SECONDS)} s`,
-		spread(
-			of((r) => r.seconds / QUEUE_IDEAL_SECONDS),
-			2,
-			'×',
-		),
-		`${num(of((r) => r.tooMany).median)} (${num(of((r) => r.blind).median)}, ${num(of((r) => r.informed).median)})`,
-		spread(
-			of((r) => r.informed / QUEUE_ITEMS),
-			2,
-		),
+		...sharedLimitCells(shared),
 		runs.map((r) => r.executions.join('/')).join(', '),
-		`${Math.min(...runs.flatMap((r) => r.shares)).toFixed(2)}–${Math.max(...runs.flatMap((r) => r.shares)).toFixed(2)}×, to ${spread(
-			of((r) => r.windowEndS),
-			1,
-			' s',
-		)}`,
+		sharesCell(shared),
 		runs.map((r) => r.lastEndS.map((s) => `${s.toFixed(1)} s`).join(' / ')).join('; '),
 		allOnce(runs) ? 'yes' : '**no**',
 	];
