@@ -15,12 +15,6 @@ export const GROWTH = 0.5;
  * one per round trip: ×1.25 a round trip, so the first 429 comes at a rate a few times the limit's.
  */
 export const RAMP_UP = 0.25;
-/**
- * For GENTLE_MS after a push-back, while under 1.2× the rate it came at, growth is GENTLE of
- * GROWTH: the limit may be shared (other n8n processes), and probing it hard turns them away too.
- */
-export const GENTLE = 0.2;
-export const GENTLE_MS = 2000;
 /** What was accepted since the last pause sets the rate once counted over this long. */
 const DELIVERY_WINDOW_MS = 250;
 /** Starts that may go at once: this long at the rate, at least two (a late timer costs no start). */
@@ -43,8 +37,6 @@ export class SendRate {
 	private heldBackAt = Number.NEGATIVE_INFINITY;
 	/** Back from a busy spell with no rate known: RAMP_UP per answer until the next push-back. */
 	private rampingUp = false;
-	/** The rate when the service last pushed back (0: none known then). */
-	private rateAtPushBack = 0;
 
 	constructor(now: number) {
 		this.refilledAt = this.countingSince = now;
@@ -71,7 +63,7 @@ export class SendRate {
 	 * Accepted: back from a busy pause, the rate from before at once, or with none known (busy from
 	 * the first request), one start per round trip and RAMP_UP more per answer until the next
 	 * push-back; else at least what the service accepted since the last pause, and while the rate
-	 * holds starts back, GROWTH more per answer (GENTLE of it near the last push-back).
+	 * holds starts back, GROWTH more per answer.
 	 */
 	acceptedOne(sentAt: number, now: number): void {
 		this.accepted++;
@@ -91,12 +83,7 @@ export class SendRate {
 			this.perSecond = Math.max(this.perSecond, (this.accepted * 1000) / counted);
 		}
 		if (now - this.heldBackAt >= 1000) return;
-		if (this.rampingUp) this.perSecond += (RAMP_UP * 1000) / roundTripMs;
-		else this.perSecond += this.nearPushBack(now) ? GROWTH * GENTLE : GROWTH;
-	}
-
-	private nearPushBack(now: number): boolean {
-		return now - this.decreasedAt < GENTLE_MS && this.perSecond < this.rateAtPushBack * 1.2;
+		this.perSecond += this.rampingUp ? (RAMP_UP * 1000) / roundTripMs : GROWTH;
 	}
 
 	/**
@@ -108,7 +95,6 @@ export class SendRate {
 		if (sentAt <= this.decreasedAt || now < this.pausedUntil) return;
 		this.decreasedAt = now;
 		this.rampingUp = false;
-		this.rateAtPushBack = this.perSecond === Number.POSITIVE_INFINITY ? 0 : this.perSecond;
 		const ms = pauseMs > 0 ? pauseMs : SHORT_PAUSE_MS;
 		[this.pausedUntil, this.pauseMs] = [now + ms, ms];
 	}

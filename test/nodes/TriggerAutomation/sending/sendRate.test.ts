@@ -4,8 +4,6 @@
 import { describe, expect, it } from 'vitest';
 
 import {
-	GENTLE,
-	GENTLE_MS,
 	GROWTH,
 	RAMP_UP,
 	SHORT_PAUSE_MS,
@@ -113,13 +111,13 @@ describe('SendRate', () => {
 		// less as each answer comes a round trip after its start.
 		expect(rate.perSecond).toBeGreaterThan(20 * (1 + RAMP_UP * 0.8) ** 5);
 		expect(rate.perSecond).toBeLessThan(20 * (1 + RAMP_UP) ** 6);
-		// A push-back ends it: after its pause, a share of GROWTH per accepted answer, not RAMP_UP.
+		// A push-back ends it: after its pause, GROWTH per accepted answer again.
 		rate.pushedBack(now, now, 1000);
 		expect(rate.waitMs(now + 1000)).toBe(0);
 		expect(rate.waitMs(now + 1000)).toBeGreaterThan(0);
 		const learnedRate = rate.perSecond;
 		rate.acceptedOne(now + 1000, now + 1050);
-		expect(rate.perSecond).toBeCloseTo(learnedRate + GROWTH * GENTLE, 5);
+		expect(rate.perSecond).toBeCloseTo(learnedRate + GROWTH, 5);
 	});
 
 	it('while the rate holds starts back, each accepted answer adds GROWTH: a rate that rose is found within seconds', () => {
@@ -134,25 +132,6 @@ describe('SendRate', () => {
 		// ×e^(GROWTH × t): about 20 × e^1.5 = 90/s after 3 s (the answers lag 50 ms).
 		expect(rate.perSecond).toBeGreaterThan(20 * Math.exp(GROWTH * 2.8));
 		expect(rate.perSecond).toBeLessThan(20 * Math.exp(GROWTH * 3));
-	});
-
-	it('for GENTLE_MS after a push-back, under 1.2× the rate it came at, each answer adds GENTLE of GROWTH: the limit may be shared', () => {
-		const rate = learned(20);
-		// Held back at 20/s (its one start at 1000 taken), 20 accepted, then turned away.
-		expect(rate.waitMs(1000)).toBeGreaterThan(0);
-		for (let k = 0; k < 20; k++) rate.acceptedOne(1000, 1050);
-		rate.pushedBack(1100, 1101, 1000);
-		expect(rate.waitMs(2101)).toBe(0);
-		const after = rate.perSecond;
-		expect(rate.waitMs(2101)).toBeGreaterThan(0);
-		rate.acceptedOne(2101, 2151);
-		expect(rate.perSecond).toBeCloseTo(after + GROWTH * GENTLE, 5);
-		// GENTLE_MS after the push-back, the whole GROWTH again.
-		expect(startsAt(rate, 1101 + GENTLE_MS)).toBeGreaterThan(0);
-		expect(rate.waitMs(1101 + GENTLE_MS)).toBeGreaterThan(0);
-		const later = rate.perSecond;
-		rate.acceptedOne(1101 + GENTLE_MS, 1101 + GENTLE_MS + 50);
-		expect(rate.perSecond).toBeCloseTo(later + GROWTH, 5);
 	});
 
 	it('no growth while the rate holds nothing back: few items are no sign of room', () => {
