@@ -51,10 +51,9 @@ export const totalItems = (s: ProcessesScenario) =>
 	s.processes * s.executions * s.itemsPerExecution;
 export const idealSeconds = (s: ProcessesScenario) => totalItems(s) / s.perSecond;
 
-export interface ProcessesRun {
+/** One round of several processes sending to one limit, as the service counted it. */
+export interface SharedLimitRun {
 	seconds: number;
-	/** Each process's own time from its `go` to its last execution's end. */
-	processSeconds: number[];
 	eachOnce: boolean;
 	failed: number;
 	tooMany: number;
@@ -64,6 +63,11 @@ export interface ProcessesRun {
 	shares: number[];
 	/** When the first process had its last item accepted, s after the service's run started. */
 	windowEndS: number;
+}
+
+export interface ProcessesRun extends SharedLimitRun {
+	/** Each process's own time from its `go` to its last execution's end. */
+	processSeconds: number[];
 }
 
 let services = 0;

@@ -16,6 +16,7 @@ import type { RunningNginx } from '../e2e/support/nginx';
 import { startNginx } from '../e2e/support/nginx';
 import { QueueServices } from '../e2e/support/queueServices';
 import { NGINX_LIMIT, SERVICE_DELAY_MS } from './defaults';
+import type { SharedLimitRun } from './manyProcesses';
 import { nginxRefusals } from './nginxLog';
 import { Production } from './production';
 import { processShares } from './processShares';
@@ -34,21 +35,11 @@ export const QUEUE_SCENARIO = {
 export const QUEUE_ITEMS = QUEUE_SCENARIO.executions * QUEUE_SCENARIO.itemsPerExecution;
 export const QUEUE_IDEAL_SECONDS = QUEUE_ITEMS / NGINX_LIMIT.ratePerSecond;
 
-export interface QueueRun {
-	seconds: number;
-	eachOnce: boolean;
-	failed: number;
-	tooMany: number;
-	blind: number;
-	informed: number;
+export interface QueueRun extends SharedLimitRun {
 	/** Per worker: the executions it ran … */
 	executions: number[];
 	/** … and when its last one ended, s after the first execution of the burst started. */
 	lastEndS: number[];
-	/** Each worker's share of the accepted requests while both were sending (bench/processShares). */
-	shares: number[];
-	/** When the first worker had its last item accepted, s after the service's run started. */
-	windowEndS: number;
 }
 
 export interface QueueResult {

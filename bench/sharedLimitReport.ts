@@ -3,24 +3,11 @@
  * bench/queueModeReport.ts): issue 53's three checks (time beside the ideal, informed refusals per
  * item, each process's share) and the table cells that show them.
  */
+import type { SharedLimitRun } from './manyProcesses';
 import { PROCESS_TARGET } from './manyProcesses';
 import { noneStarved } from './processShares';
 import type { Check } from './scenarioReport';
 import { num, spread, summarize } from './stats';
-
-/** One round of several processes sending to one limit, as the service counted it. */
-export interface SharedLimitRun {
-	seconds: number;
-	eachOnce: boolean;
-	failed: number;
-	tooMany: number;
-	blind: number;
-	informed: number;
-	/** Each process's share of the accepted requests while all were sending (bench/processShares). */
-	shares: number[];
-	/** When the first process had its last item accepted, s after the service's run started. */
-	windowEndS: number;
-}
 
 /** A scenario's rounds and what it is measured against. */
 export interface SharedLimit {

@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import type { SharedLimit, SharedLimitRun } from '../../bench/sharedLimitReport';
+import type { SharedLimitRun } from '../../bench/manyProcesses';
+import type { SharedLimit } from '../../bench/sharedLimitReport';
 import { sharedLimitCells, sharedLimitChecks } from '../../bench/sharedLimitReport';
 
 const round = (over: Partial<SharedLimitRun> = {}): SharedLimitRun => ({
