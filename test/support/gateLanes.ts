@@ -2,9 +2,21 @@
  * Lanes of Sending → Adaptive's gate driven by a test that holds the clock (vitest's fake timers):
  * requests it answers itself, each on a service of its own.
  */
+import { afterEach, beforeEach, vi } from 'vitest';
+
 import { ExecutionLane } from '../../nodes/TriggerAutomation/sending/executionLane';
 import type { Attempt } from '../../nodes/TriggerAutomation/request/attempt';
 import { rateLimited } from './failures';
+
+/** Every test of the file holds the clock (vitest's fake timers), from a fixed time. */
+export function holdTheClock() {
+	beforeEach(() => {
+		vi.useFakeTimers({ now: 1_000_000 });
+	});
+	afterEach(() => {
+		vi.useRealTimers();
+	});
+}
 
 let services = 0;
 /** A service of its own for each test: gates are kept per service for the process's life. */

@@ -2,17 +2,12 @@
  * One execution's lane in the gate, with a clock the test holds: its re-sends before its new
  * items, and Stop letting its waiting items go at once.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 import { ExecutionLane } from '../../../../nodes/TriggerAutomation/sending/executionLane';
-import { newService, request, turnedAway } from '../../../support/gateLanes';
+import { holdTheClock, newService, request, turnedAway } from '../../../support/gateLanes';
 
-beforeEach(() => {
-	vi.useFakeTimers({ now: 1_000_000 });
-});
-afterEach(() => {
-	vi.useRealTimers();
-});
+holdTheClock();
 
 describe('ExecutionLane', () => {
 	it("a re-send waits its time, then goes before the execution's new items", async () => {

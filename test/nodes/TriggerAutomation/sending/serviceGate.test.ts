@@ -3,12 +3,9 @@
  * sleep and Date.now): who goes next, when, and that every turn comes back. The end-to-end
  * properties (all accepted, none twice, in n8n's engine) are in serviceGate.engine.test.ts.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
-import {
-	MAX_WAIT_MS as MAX_RETRY_WAIT_MS,
-	MAX_IN_FLIGHT,
-} from '../../../../nodes/TriggerAutomation/limits';
+import { MAX_IN_FLIGHT, MAX_WAIT_MS } from '../../../../nodes/TriggerAutomation/limits';
 import { quotaSpent } from '../../../../nodes/TriggerAutomation/answer/quotaSpent';
 import { askedToWait } from '../../../../nodes/TriggerAutomation/answer/rateLimited';
 import { RESET_MARGIN_MS } from '../../../../nodes/TriggerAutomation/sending/quota';
@@ -17,18 +14,14 @@ import { STARTS_PER_TICK } from '../../../../nodes/TriggerAutomation/sending/ser
 import {
 	accepted,
 	acceptedTelling,
+	holdTheClock,
 	microtasks,
 	newService,
 	request,
 	turnedAway,
 } from '../../../support/gateLanes';
 
-beforeEach(() => {
-	vi.useFakeTimers({ now: 1_000_000 });
-});
-afterEach(() => {
-	vi.useRealTimers();
-});
+holdTheClock();
 
 describe('ServiceGate', () => {
 	it('a Retry-After holds every execution until it ends; then the executions take turns', async () => {
@@ -56,13 +49,13 @@ describe('ServiceGate', () => {
 		const service = newService();
 		const a = new ExecutionLane(service, undefined);
 		const b = new ExecutionLane(service, undefined);
-		await turnedAway(a, MAX_RETRY_WAIT_MS + 1000);
+		await turnedAway(a, MAX_WAIT_MS + 1000);
 		const log: string[] = [];
-		const unsent = { failure: askedToWait(MAX_RETRY_WAIT_MS + 1000) };
+		const unsent = { failure: askedToWait(MAX_WAIT_MS + 1000) };
 		expect(await request(b, log, 'b').done).toEqual(unsent);
 		expect(await request(a, log, 'a').done).toEqual(unsent);
 		expect(log).toEqual([]);
-		await vi.advanceTimersByTimeAsync(MAX_RETRY_WAIT_MS + 1000);
+		await vi.advanceTimersByTimeAsync(MAX_WAIT_MS + 1000);
 		request(a, log, 'a');
 		await microtasks();
 		expect(log).toEqual(['a']);
@@ -72,10 +65,10 @@ describe('ServiceGate', () => {
 
 	it('a Retry-After of exactly the longest the node waits holds every execution, refusing none', async () => {
 		const lane = new ExecutionLane(newService(), undefined);
-		await turnedAway(lane, MAX_RETRY_WAIT_MS);
+		await turnedAway(lane, MAX_WAIT_MS);
 		const log: string[] = [];
 		request(lane, log, 'next');
-		await vi.advanceTimersByTimeAsync(MAX_RETRY_WAIT_MS - 1);
+		await vi.advanceTimersByTimeAsync(MAX_WAIT_MS - 1);
 		expect(log).toEqual([]);
 		await vi.advanceTimersByTimeAsync(1);
 		expect(log).toEqual(['next']);
@@ -180,7 +173,7 @@ describe('ServiceGate', () => {
 		const lane = new ExecutionLane(service, undefined);
 		const first = request(lane, [], 'first');
 		await microtasks();
-		first.answer(acceptedTelling(1, MAX_RETRY_WAIT_MS + 1000));
+		first.answer(acceptedTelling(1, MAX_WAIT_MS + 1000));
 		await first.done;
 		const log: string[] = [];
 		const [last, ...waiting] = ['last', 'b', 'c'].map((label) => request(lane, log, label));
@@ -188,8 +181,8 @@ describe('ServiceGate', () => {
 		expect(log).toEqual(['last']);
 		// Its answer could still tell of more room: the others wait for it.
 		await vi.advanceTimersByTimeAsync(1_000);
-		last.answer(acceptedTelling(0, MAX_RETRY_WAIT_MS + 1));
-		const resetAt = Date.now() + MAX_RETRY_WAIT_MS + 1 + RESET_MARGIN_MS;
+		last.answer(acceptedTelling(0, MAX_WAIT_MS + 1));
+		const resetAt = Date.now() + MAX_WAIT_MS + 1 + RESET_MARGIN_MS;
 		const unsent = { failure: quotaSpent(resetAt, 'X-RateLimit-Remaining', Date.now()) };
 		expect(await Promise.all(waiting.map(async ({ done }) => await done))).toEqual([
 			unsent,
@@ -204,11 +197,11 @@ describe('ServiceGate', () => {
 		const lane = new ExecutionLane(newService(), undefined);
 		const first = request(lane, [], 'first');
 		await microtasks();
-		first.answer(acceptedTelling(0, MAX_RETRY_WAIT_MS));
+		first.answer(acceptedTelling(0, MAX_WAIT_MS));
 		await first.done;
 		const log: string[] = [];
 		request(lane, log, 'next');
-		await vi.advanceTimersByTimeAsync(MAX_RETRY_WAIT_MS + RESET_MARGIN_MS - 1);
+		await vi.advanceTimersByTimeAsync(MAX_WAIT_MS + RESET_MARGIN_MS - 1);
 		expect(log).toEqual([]);
 		await vi.advanceTimersByTimeAsync(1);
 		expect(log).toEqual(['next']);
