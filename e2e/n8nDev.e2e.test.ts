@@ -409,16 +409,23 @@ describe('npm run dev stops cleanly', () => {
 		const child = await npmRunDev();
 		expect(readFileSync(join(dir, 'dev.pid'), 'utf8')).toMatch(/^\d+$/);
 		expect(groupMembers(child.pid!).some((args) => /n8n\/bin\/n8n start/.test(args))).toBe(true);
-		// The same again as soon as it is stopping: as the SIGINT dev/launch.js passes on does when it
-		// comes late, and as a second Ctrl+C does.
-		child.stdout!.on('data', (chunk: Buffer) => {
-			if (chunk.toString('utf8').includes('Stopping n8n')) process.kill(-child.pid!, 'SIGINT');
-		});
+		// A second Ctrl+C while it stops, as the SIGINT dev/launch.js passes on does when it comes late.
+		// It waits for n8n's own shutdown line: n8n listens for one SIGINT only (process.once), so a
+		// second one before that line is written ends n8n at once and the line is never logged.
+		const shuttingDown = /Received SIGINT\. Shutting down/;
+		const secondCtrlC = (async () => {
+			while (!(existsSync(logFile) && shuttingDown.test(readFileSync(logFile, 'utf8')))) {
+				if (child.exitCode !== null) throw new Error('npm ended before n8n logged its shutdown');
+				await new Promise((resolve) => setTimeout(resolve, 5));
+			}
+			process.kill(-child.pid!, 'SIGINT');
+		})();
 		process.kill(-child.pid!, 'SIGINT');
+		await secondCtrlC;
 		await expectStopped(child);
 		const log = readFileSync(logFile, 'utf8');
 		expect(log).toContain('Editor is now accessible');
-		expect(log).toMatch(/Received SIGINT\. Shutting down/);
+		expect(log).toMatch(shuttingDown);
 	}, 600_000);
 
 	it('the next npm run dev starts; SIGTERM to npm alone (kill) stops it as cleanly, the last log kept beside the new', async () => {
