@@ -1,11 +1,13 @@
 /**
- * An item that ends turned away: unsent while a too-long Retry-After lasts, or turned away until
- * the node gave up. Its title then says what happened (the retries spent, how often and over how
- * long), its description leads with the advice that fits how it was sent.
+ * An item that ends turned away: unsent while a too-long Retry-After lasts or a quota is spent
+ * until a reset that far off (both from the one closure of the service's gate, serviceGate.ts), or
+ * turned away until the node gave up. Its title then says what happened (the retries spent, how
+ * often and over how long), its description leads with the advice that fits how it was sent.
  */
 import { LABELS, SENDING_MODES, inOptions } from '../description';
-import type { Failure } from './failure';
 import { MAX_WAIT_MS } from '../limits';
+import type { Failure } from './failure';
+import type { QuotaReading } from './quota';
 
 /** An item not sent: the service asked an earlier request to wait `waitMs` more, past the limit. */
 export function askedToWait(waitMs: number): Failure {
@@ -13,6 +15,24 @@ export function askedToWait(waitMs: number): Failure {
 		code: 'rate_limited',
 		message: `Not sent: the service asked to wait ${Math.ceil(waitMs / 1000)} s more (Retry-After), longer than this node waits`,
 		description: `Run this item again after that wait. The service answered an earlier request with a Retry-After over ${MAX_WAIT_MS / 1000} s; until it ends, nothing more is sent to it.`,
+	};
+}
+
+/** `resetAt` as the editor shows it: UTC, to the next second, "2026-11-21 10:00:30 UTC". */
+function utc(resetAt: number): string {
+	const second = new Date(Math.ceil(resetAt / 1000) * 1000);
+	return `${second.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+}
+
+/** Not sent: `header` said no request remains until `resetAt`, more than MAX_WAIT_MS away. */
+export function quotaSpent(resetAt: number, header: QuotaReading['header'], now: number): Failure {
+	const seconds = Math.ceil((resetAt - now) / 1000);
+	return {
+		code: 'rate_limited',
+		message: `Not sent: the service's quota is spent until ${utc(resetAt)} (in ${seconds} s), longer than this node waits`,
+		description:
+			`Run this item again after ${utc(resetAt)}, or ask the service's operator for a larger quota. ` +
+			`Its answers said (${header} header) that it takes no more requests until then, and the node waits at most ${MAX_WAIT_MS / 1000} s: until then, nothing more is sent to it.`,
 	};
 }
 

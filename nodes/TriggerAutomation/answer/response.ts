@@ -6,7 +6,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 /**
  * The most of an answer's body the node keeps: 1 MiB (a run's answer is usually under 1 KB). Past
- * it the node stops reading (request/answerBody.ts).
+ * it the node stops reading (request/attempt.ts, `readAnswerBody`).
  */
 export const MAX_ANSWER_BYTES = 1024 * 1024;
 
@@ -14,7 +14,7 @@ export interface RawResponse {
 	statusCode: number;
 	statusMessage?: string;
 	headers: IDataObject;
-	/** At most MAX_ANSWER_BYTES (request/answerBody.ts). */
+	/** At most MAX_ANSWER_BYTES (request/attempt.ts, `readAnswerBody`). */
 	body: Buffer;
 	/** The body was longer than that: `body` is its beginning, and the node stopped reading there. */
 	cut?: boolean;

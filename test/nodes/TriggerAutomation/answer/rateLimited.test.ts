@@ -4,6 +4,7 @@ import type { Failure } from '../../../../nodes/TriggerAutomation/answer/failure
 import type { RateLimitedSending } from '../../../../nodes/TriggerAutomation/answer/rateLimited';
 import {
 	askedToWait,
+	quotaSpent,
 	rateLimitAdvice,
 } from '../../../../nodes/TriggerAutomation/answer/rateLimited';
 import { failureFromAnswer } from '../../../../nodes/TriggerAutomation/answer/serviceAnswer';
@@ -127,5 +128,19 @@ describe('a 429 the item failed with: advice that fits how it was sent, naming n
 		expect(rateLimitAdvice(askedToWait(120_000), adaptive)).toEqual(askedToWait(120_000));
 		const unstopped = { ...tooMany('1'), stopped: undefined };
 		expect(rateLimitAdvice(unstopped, adaptive)).toBe(unstopped);
+	});
+});
+
+describe('an item not sent while the quota is spent', () => {
+	it('says when the quota resets, as a time and in seconds, which header said so, and what to do', () => {
+		const failure = quotaSpent(ANSWERED_AT + 3_599_001, 'X-RateLimit-Remaining', ANSWERED_AT);
+		expect(failure).toMatchObject({
+			code: 'rate_limited',
+			message:
+				"Not sent: the service's quota is spent until 2026-11-21 11:00:00 UTC (in 3600 s), longer than this node waits",
+		});
+		expect(failure.description).toMatch(/^Run this item again after 2026-11-21 11:00:00 UTC/);
+		expect(failure.description).toContain('(X-RateLimit-Remaining header)');
+		expect(failure.description).toContain('waits at most 60 s');
 	});
 });
