@@ -11,13 +11,15 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import type { QuotaSpec } from '../dev/quotaHeaders';
+
 import { SERVICE_DELAY_MS } from './defaults';
 import type { BurstDone } from './burstProcess';
 import { BurstProcess } from './burstProcess';
 import { processShares } from './processShares';
 import type { Receiver } from './receiver';
 import { addFingerprint } from './receiver';
-import { countRefusals } from './refusals';
+import { countRefusals, countTold } from './refusals';
 import { elapsedMs } from './stats';
 import { startTogether } from './together';
 import { WEBHOOK_PATH, bodyFor, orderItem } from './workload';
@@ -29,6 +31,11 @@ export interface ProcessesScenario {
 	executions: number;
 	itemsPerExecution: number;
 	perSecond: number;
+	/**
+	 * The limit as a fixed-window quota of `perSecond` × windowSeconds, told on every answer
+	 * (issue 53, item 4), instead of the token bucket.
+	 */
+	quota?: Omit<QuotaSpec, 'limit'>;
 }
 
 /** The issue's shapes: 2 and 4 processes at 5/s (few items each) and at 50/s (many). */
@@ -37,12 +44,31 @@ export const PROCESS_SCENARIOS: ProcessesScenario[] = [
 	{ id: 'w4', processes: 4, executions: 25, itemsPerExecution: 2, perSecond: 5 },
 	{ id: 'w2f', processes: 2, executions: 20, itemsPerExecution: 25, perSecond: 50 },
 	{ id: 'w4f', processes: 4, executions: 20, itemsPerExecution: 25, perSecond: 50 },
+	{
+		id: 'w4q',
+		processes: 4,
+		executions: 25,
+		itemsPerExecution: 2,
+		perSecond: 5,
+		quota: { windowSeconds: 2, form: 'draft' },
+	},
 ];
+
+/** The service the scenario's receiver plays. */
+const serviceOf = (s: ProcessesScenario) =>
+	s.quota
+		? {
+				delayMs: SERVICE_DELAY_MS,
+				quota: { ...s.quota, limit: s.perSecond * s.quota.windowSeconds },
+			}
+		: { delayMs: SERVICE_DELAY_MS, perSecond: s.perSecond };
 
 export const PROCESS_TARGET = {
 	/** Together at least 0.9× the limit: the time at most 1.15× the ideal. */
 	maxTimeVsIdeal: 1.15,
 	maxInformedPerItem: 0.3,
+	/** A quota told: 429s after each process's first answer, per item (item 4). */
+	maxToldPerItem: 0.1,
 	/** Each process's share while all were sending, in equal shares. */
 	share: { low: 0.5, high: 2 },
 };
@@ -68,6 +94,8 @@ export interface SharedLimitRun {
 export interface ProcessesRun extends SharedLimitRun {
 	/** Each process's own time from its `go` to its last execution's end. */
 	processSeconds: number[];
+	/** A quota told: the 429s whose request came after its process's first answer. */
+	told?: number;
 }
 
 let services = 0;
@@ -96,7 +124,7 @@ async function once(
 			go: () => proc.go(),
 		})),
 		async () => {
-			await receiver.take({ delayMs: SERVICE_DELAY_MS, perSecond: scenario.perSecond });
+			await receiver.take(serviceOf(scenario));
 			started = process.hrtime.bigint();
 		},
 	);
@@ -119,6 +147,7 @@ async function once(
 		failed: done.reduce((sum, d) => sum + d.failed, 0),
 		tooMany: got.refusals.length,
 		...countRefusals(got.refusals),
+		...(scenario.quota ? { told: countTold(got.refusals, got.firstAnswered) } : {}),
 		shares,
 		windowEndS: windowEndMs / 1000,
 	};
@@ -148,7 +177,8 @@ export async function measureManyProcesses(
 				runs.push(run);
 				process.stderr.write(
 					`  (${scenario.id}) ${run.seconds.toFixed(1)} s (ideal ${idealSeconds(scenario)} s), ` +
-						`${run.tooMany} 429s (${run.blind} blind, ${run.informed} informed), ` +
+						`${run.tooMany} 429s (${run.blind} blind, ${run.informed} informed` +
+						`${run.told === undefined ? '' : `, ${run.told} after told`}), ` +
 						`shares ${run.shares.map((s) => s.toFixed(2)).join(' ')} to ${run.windowEndS.toFixed(1)} s, ` +
 						`processes ${run.processSeconds.map((s) => s.toFixed(1)).join(' ')} s` +
 						`${run.eachOnce && run.failed === 0 ? '' : ', NOT every item accepted once'}\n`,

@@ -5,7 +5,7 @@
  */
 import { SERVICE_DELAY_MS } from './defaults';
 import type { ManyProcessesResult, ProcessesRun, ProcessesScenario } from './manyProcesses';
-import { idealSeconds, totalItems } from './manyProcesses';
+import { PROCESS_TARGET, idealSeconds, totalItems } from './manyProcesses';
 import type { Check } from './scenarioReport';
 import { table } from './scenarioReport';
 import type { SharedLimit } from './sharedLimitReport';
@@ -13,7 +13,10 @@ import { allOnce, sharedLimitCells, sharedLimitChecks, sharesCell } from './shar
 import { spread, summarize } from './stats';
 
 const labelOf = (s: ProcessesScenario) =>
-	`(${s.id}) ${s.processes} processes × ${s.executions} executions × ${s.itemsPerExecution} items at once, one service at ${s.perSecond} requests/s`;
+	`(${s.id}) ${s.processes} processes × ${s.executions} executions × ${s.itemsPerExecution} items at once, one service at ${s.perSecond} requests/s` +
+	(s.quota
+		? ` as a quota of ${s.perSecond * s.quota.windowSeconds} per ${s.quota.windowSeconds} s told in each answer (${s.quota.form} form)`
+		: '');
 
 /** The earliest process's own time ÷ the slowest's, in a run. */
 const finishSpread = (run: ProcessesRun) =>
@@ -34,7 +37,22 @@ export function manyProcessesChecks(
 	scenarios: ProcessesScenario[],
 	result: ManyProcessesResult,
 ): Check[] {
-	return scenarios.flatMap((s) => sharedLimitChecks(sharedLimit(s, result[s.id])));
+	return scenarios.flatMap((s) => {
+		const runs = result[s.id];
+		const checks = sharedLimitChecks(sharedLimit(s, runs));
+		if (!s.quota) return checks;
+		const told = Math.max(...runs.map((run) => run.told ?? 0));
+		const items = totalItems(s);
+		return [
+			...checks,
+			{
+				label: `${labelOf(s)}: 429s after the process's first answer told the quota, per item (the most of any round)`,
+				result: `${(told / items).toFixed(2)} (${told} of ${items} items)`,
+				target: `≤ ${PROCESS_TARGET.maxToldPerItem}`,
+				met: told / items <= PROCESS_TARGET.maxToldPerItem,
+			},
+		];
+	});
 }
 
 export function manyProcessesSection(

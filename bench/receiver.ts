@@ -25,6 +25,8 @@ import type { IncomingMessage } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
+import type { QuotaSpec } from '../dev/quotaHeaders';
+import { FixedWindowQuota } from '../dev/quotaHeaders';
 import { TokenBucket } from '../dev/tokenBucket';
 import { receivedSignatureHeader, verifySignature } from '../dev/verifySignature';
 import type { Refusal } from './refusals';
@@ -55,6 +57,11 @@ export interface ServiceSpec {
 	busyMs?: number;
 	/** A limit that moves: `afterMs` from the run's start it becomes `perSecond`. */
 	then?: { afterMs: number; perSecond: number };
+	/**
+	 * Instead of a bucket: a fixed-window quota told on every answer (dev/quotaHeaders.js), beyond
+	 * it 429 with Retry-After until the window ends.
+	 */
+	quota?: QuotaSpec;
 }
 
 const zero = () => ({
@@ -71,6 +78,8 @@ const zero = () => ({
 	refusals: [] as Refusal[],
 	/** Every accepted request, as it was admitted (before its answer time). */
 	admitted: [] as Admission[],
+	/** Per path: when its first answer (202 or 429) was written, ms after the run's start. */
+	firstAnswered: {} as Record<string, number>,
 });
 export type Counts = ReturnType<typeof zero>;
 
@@ -85,10 +94,12 @@ export function receiverService(secret: string, first: ServiceSpec = { delayMs: 
 	let open = 0;
 	let startedAt = 0;
 	let bucket: TokenBucket | undefined;
+	let quota: FixedWindowQuota | undefined;
 	let moved = false;
 	const start = () => {
 		startedAt = performance.now();
 		bucket = service.perSecond === undefined ? undefined : new TokenBucket(service.perSecond);
+		quota = service.quota && new FixedWindowQuota(service.quota);
 		moved = false;
 	};
 	start();
@@ -100,6 +111,12 @@ export function receiverService(secret: string, first: ServiceSpec = { delayMs: 
 		} catch {
 			return false;
 		}
+	};
+	/** Whether the service takes a request arriving `ms` into the run, and the headers it answers with. */
+	const limit = (ms: number): { admitted: boolean; headers: Record<string, string> } => {
+		if (quota) return quota.take();
+		const no = refused(ms);
+		return { admitted: !no, headers: no ? { 'Retry-After': '1' } : {} };
 	};
 	const refused = (ms: number): boolean => {
 		if (ms < (service.busyMs ?? 0)) return true;
@@ -124,28 +141,36 @@ export function receiverService(secret: string, first: ServiceSpec = { delayMs: 
 			if (!verified(req, body)) {
 				counts.rejected++;
 				res.writeHead(403, { 'Content-Length': 0 }).end();
-			} else if (refused(performance.now() - startedAt)) {
-				counts.tooMany++;
-				res.writeHead(429, { 'Retry-After': '1', 'Content-Length': 0 }).end();
-				// After end(): a small answer is handed to the socket there, so it is written by now.
-				counts.refusals.push({ arrivedMs, answeredMs: performance.now() - startedAt });
-			} else {
-				const atMs = Math.round((performance.now() - startedAt) * 10) / 10;
-				const hash = bodyHash(body);
-				counts.admitted.push({ path: req.url ?? '', hash, atMs });
-				const accept = () => {
-					counts.accepted++;
-					counts.bodyBytes += body.length;
-					counts.fingerprint = (counts.fingerprint + hash) % 2 ** 32;
-					res.writeHead(202, {
-						'Content-Type': 'application/json',
-						'Content-Length': answer.length,
-					});
-					res.end(answer);
-				};
-				if (service.delayMs > 0) setTimeout(accept, service.delayMs);
-				else accept();
+				return;
 			}
+			const path = req.url ?? '';
+			const told = limit(performance.now() - startedAt);
+			if (!told.admitted) {
+				counts.tooMany++;
+				res.writeHead(429, { ...told.headers, 'Content-Length': 0 }).end();
+				// After end(): a small answer is handed to the socket there, so it is written by now.
+				const answeredMs = performance.now() - startedAt;
+				counts.refusals.push({ arrivedMs, answeredMs, path });
+				counts.firstAnswered[path] ??= answeredMs;
+				return;
+			}
+			const atMs = Math.round((performance.now() - startedAt) * 10) / 10;
+			const hash = bodyHash(body);
+			counts.admitted.push({ path, hash, atMs });
+			const accept = () => {
+				counts.accepted++;
+				counts.bodyBytes += body.length;
+				counts.fingerprint = (counts.fingerprint + hash) % 2 ** 32;
+				res.writeHead(202, {
+					'Content-Type': 'application/json',
+					'Content-Length': answer.length,
+					...told.headers,
+				});
+				res.end(answer);
+				counts.firstAnswered[path] ??= performance.now() - startedAt;
+			};
+			if (service.delayMs > 0) setTimeout(accept, service.delayMs);
+			else accept();
 		});
 	});
 	server.keepAliveTimeout = 60_000;

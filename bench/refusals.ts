@@ -12,6 +12,8 @@ export interface Refusal {
 	arrivedMs: number;
 	/** When the 429 was answered (written). */
 	answeredMs: number;
+	/** Its request's path: whose it was, of several processes (the receiver's; not nginx's). */
+	path?: string;
 }
 
 export interface RefusalCount {
@@ -24,4 +26,12 @@ export function countRefusals(refusals: Refusal[]): RefusalCount {
 	const firstAnswered = refusals.reduce((first, r) => Math.min(first, r.answeredMs), Infinity);
 	const blind = refusals.filter((r) => r.arrivedMs <= firstAnswered).length;
 	return { blind, informed: refusals.length - blind };
+}
+
+/**
+ * 429s whose request arrived after its sender's first answer was written (`firstAnswered`, by
+ * path): where every answer tells a quota, the 429s of a client that had been told it.
+ */
+export function countTold(refusals: Refusal[], firstAnswered: Record<string, number>): number {
+	return refusals.filter((r) => r.arrivedMs > (firstAnswered[r.path ?? ''] ?? Infinity)).length;
 }

@@ -157,3 +157,42 @@ describe('whose each accepted request was', () => {
 		}
 	});
 });
+
+describe('a quota told in every answer', () => {
+	it('each answer tells the quota left; beyond it 429 with Retry-After to the window’s end; each path’s first answer is noted', async () => {
+		const post = (path: string) =>
+			new Promise<{ status: number; told: string | undefined; retryAfter: string | undefined }>(
+				(resolve, reject) => {
+					const options = { host: '127.0.0.1', port, path, method: 'POST', agent: false };
+					const req = request({ ...options, headers: headers() }, (res) => {
+						res.resume();
+						res.on('end', () =>
+							resolve({
+								status: res.statusCode ?? 0,
+								told: res.headers.ratelimit as string | undefined,
+								retryAfter: res.headers['retry-after'] as string | undefined,
+							}),
+						);
+					});
+					req.on('error', reject);
+					req.end(BODY);
+				},
+			);
+		service.take({ delayMs: 0, quota: { limit: 2, windowSeconds: 60, form: 'draft' } });
+		try {
+			const answers = [await post('/q/process-1/hook'), await post('/q/process-2/hook')];
+			answers.push(await post('/q/process-2/hook'));
+			expect(answers.map(({ status, told }) => [status, told])).toEqual([
+				[202, '"default";r=1;t=60'],
+				[202, '"default";r=0;t=60'],
+				[429, '"default";r=0;t=60'],
+			]);
+			expect(answers[2].retryAfter).toBe('60');
+			const got = service.take();
+			expect(Object.keys(got.firstAnswered)).toEqual(['/q/process-1/hook', '/q/process-2/hook']);
+			expect(got.refusals.map(({ path }) => path)).toEqual(['/q/process-2/hook']);
+		} finally {
+			service.take({ delayMs: 0, busyMs: 3_600_000 });
+		}
+	});
+});

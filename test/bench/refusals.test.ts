@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import { countRefusals } from '../../bench/refusals';
+import { countRefusals, countTold } from '../../bench/refusals';
 
 describe('blind and informed 429s', () => {
 	it('every 429 whose request arrived before the first 429 was answered is blind, however late its own answer', () => {
@@ -39,5 +39,18 @@ describe('blind and informed 429s', () => {
 
 	it('a run without a 429 has neither', () => {
 		expect(countRefusals([])).toEqual({ blind: 0, informed: 0 });
+	});
+});
+
+describe('429s after the sender was told the quota', () => {
+	it('a 429 counts when its request arrived after its own path’s first answer, whatever other paths were told', () => {
+		const refusals = [
+			{ arrivedMs: 5, answeredMs: 6, path: '/a' },
+			{ arrivedMs: 60, answeredMs: 61, path: '/a' },
+			{ arrivedMs: 60, answeredMs: 62, path: '/b' },
+			{ arrivedMs: 120, answeredMs: 121, path: '/b' },
+			{ arrivedMs: 130, answeredMs: 131, path: '/c' },
+		];
+		expect(countTold(refusals, { '/a': 50, '/b': 100 })).toBe(2);
 	});
 });
