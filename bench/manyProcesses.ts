@@ -7,7 +7,8 @@
  * queue-mode workers do. Per run: time from the start to the last execution's end beside the
  * ideal (items ÷ limit), the 429s blind and informed (bench/refusals.ts), every item accepted once,
  * and each process's share of what the service accepted while all were still sending
- * (bench/processShares.ts).
+ * (bench/processShares.ts). (w4q) puts a quota told in every answer in place of the bucket (item 4),
+ * each process told it by one item of its own before its burst.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -114,9 +115,24 @@ async function once(
 			),
 		),
 	);
-	const fingerprint = byProcess.flat(2).map(bodyFor).reduce(addFingerprint, 0);
+	// A quota told (item 4) is counted from the answer that told it: each process first sends one
+	// item of its own, so that every request of its burst goes once it has been told.
+	const toldFirst = scenario.quota
+		? processes.map((_, p) => orderItem(totalItems(scenario) + p))
+		: [];
+	const fingerprint = [...byProcess.flat(2), ...toldFirst].map(bodyFor).reduce(addFingerprint, 0);
 	const service = `${receiver.url}/many-${++services}`;
 	const baseUrl = (p: number) => `${service}/process-${p + 1}`;
+	const newRun = async () => await receiver.take(serviceOf(scenario));
+	if (scenario.quota) {
+		await startTogether(
+			processes.map((proc, p) => ({
+				ready: proc.prepare(baseUrl(p), [[toldFirst[p]]] as IDataObject[][]),
+				go: () => proc.go(),
+			})),
+			newRun,
+		);
+	}
 	let started = 0n;
 	const done: BurstDone[] = await startTogether(
 		processes.map((proc, p) => ({
@@ -124,7 +140,7 @@ async function once(
 			go: () => proc.go(),
 		})),
 		async () => {
-			await receiver.take(serviceOf(scenario));
+			if (!scenario.quota) await newRun();
 			started = process.hrtime.bigint();
 		},
 	);
@@ -143,7 +159,7 @@ async function once(
 	return {
 		seconds,
 		processSeconds: done.map((d) => d.seconds),
-		eachOnce: got.accepted === items && got.fingerprint === fingerprint,
+		eachOnce: got.accepted === items + toldFirst.length && got.fingerprint === fingerprint,
 		failed: done.reduce((sum, d) => sum + d.failed, 0),
 		tooMany: got.refusals.length,
 		...countRefusals(got.refusals),
