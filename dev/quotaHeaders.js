@@ -2,7 +2,7 @@
 /**
  * A quota as a service tells it (dev and test code): a fixed window of `limit` requests every
  * `windowSeconds`, counted from the first request, told on every answer in one of the forms the
- * node reads (nodes/TriggerAutomation/answer/quota.ts), and 429 with Retry-After beyond
+ * node reads (nodes/TriggerAutomation/answer/rateLimitHeaders.ts), and 429 with Retry-After beyond
  * it. The simulator's `--quota` and the quota engine tests use it. Plain JavaScript: the flags of
  * `npm run dev` and `npm start` are checked with it before anything is built (dev/demoCli.js).
  */

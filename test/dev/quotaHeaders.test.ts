@@ -1,13 +1,13 @@
 /**
  * The quota the simulator and the quota engine tests keep and tell (dev/quotaHeaders.js), with a
  * clock the test holds: a fixed window, its headers in each form, read back by the node's own
- * reader (answer/quota.ts), and the `--quota` flags.
+ * reader (answer/rateLimitHeaders.ts), and the `--quota` flags.
  */
 import { describe, expect, it } from 'vitest';
 
 import type { QuotaSpec } from '../../dev/quotaHeaders';
 import { FixedWindowQuota, QUOTA_FORMS, quotaFlags } from '../../dev/quotaHeaders';
-import { readQuota } from '../../nodes/TriggerAutomation/answer/quota';
+import { readQuota } from '../../nodes/TriggerAutomation/answer/rateLimitHeaders';
 
 const T0 = Date.parse('2026-11-21T10:00:00.250Z');
 

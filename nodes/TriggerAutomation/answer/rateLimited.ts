@@ -7,7 +7,7 @@
 import { LABELS, SENDING_MODES, inOptions } from '../description';
 import { MAX_WAIT_MS } from '../limits';
 import type { Failure } from './failure';
-import type { QuotaReading } from './quota';
+import type { QuotaReading } from './rateLimitHeaders';
 
 /** An item not sent: the service asked an earlier request to wait `waitMs` more, past the limit. */
 export function askedToWait(waitMs: number): Failure {

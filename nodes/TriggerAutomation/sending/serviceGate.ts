@@ -1,18 +1,18 @@
 /**
  * Sending → Adaptive: one gate per service in this n8n process, shared by the executions sending
- * there, letting requests start as the quota the service tells (answer/quota.ts), the rate (sendRate.ts)
+ * there, letting requests start as the quota the service tells (quota.ts), the rate (sendRate.ts)
  * and MAX_IN_FLIGHT allow; and each execution's lane in it, the Pace of its items (re-sends before
  * new items, a turn taken and given back in `ExecutionLane.attempt` only).
  */
 import { sleep } from 'n8n-workflow';
 
 import type { Failure } from '../answer/failure';
-import type { QuotaReading } from '../answer/quota';
-import { Quota, RESET_MARGIN_MS } from '../answer/quota';
+import type { QuotaReading } from '../answer/rateLimitHeaders';
 import { askedToWait, quotaSpent } from '../answer/rateLimited';
 import { MAX_IN_FLIGHT } from '../limits';
 import type { Attempt } from '../request/attempt';
 import { tooLongToWait } from './resendPolicy';
+import { Quota, RESET_MARGIN_MS } from './quota';
 import { SendRate } from './sendRate';
 import { WaitTally } from './waitTally';
 

@@ -7,8 +7,8 @@
 import { describe, expect, it, vi } from 'vitest';
 
 import { MAX_IN_FLIGHT, MAX_WAIT_MS } from '../../../../nodes/TriggerAutomation/limits';
-import { RESET_MARGIN_MS } from '../../../../nodes/TriggerAutomation/answer/quota';
 import { askedToWait, quotaSpent } from '../../../../nodes/TriggerAutomation/answer/rateLimited';
+import { RESET_MARGIN_MS } from '../../../../nodes/TriggerAutomation/sending/quota';
 import {
 	ExecutionLane,
 	STARTS_PER_TICK,

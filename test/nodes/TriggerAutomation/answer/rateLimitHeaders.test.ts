@@ -1,14 +1,10 @@
 /**
- * The quota a service tells (answer/quota.ts). Read: each header form, the rule that tells a Reset
- * in seconds from a time since 1970, and what is ignored rather than believed. Kept, with the times
- * passed in: what may start, when nothing may, and what an answer changes. The gate's use of it
- * (closing at a far reset, waking at the reset) is in serviceGate.test.ts; against a real service,
- * in quota.engine.test.ts.
+ * The quota an answer's rate-limit headers tell (answer/rateLimitHeaders.ts): each form, the rule
+ * that tells a Reset in seconds from a time since 1970, and what is ignored rather than believed.
  */
 import { describe, expect, it } from 'vitest';
 
-import type { QuotaReading } from '../../../../nodes/TriggerAutomation/answer/quota';
-import { Quota, RESET_MARGIN_MS, readQuota } from '../../../../nodes/TriggerAutomation/answer/quota';
+import { readQuota } from '../../../../nodes/TriggerAutomation/answer/rateLimitHeaders';
 import { ANSWERED_AT } from '../../../support/failures';
 
 const now = ANSWERED_AT;
@@ -211,113 +207,5 @@ describe('forms together, and Retry-After', () => {
 
 	it('reads nothing from an answer without rate-limit headers', () => {
 		expect(read({ 'content-type': 'application/json', 'retry-after': '5' })).toBeUndefined();
-	});
-});
-
-const T0 = 1_000_000;
-const told = (remaining: number, resetAt: number): QuotaReading => ({
-	remaining,
-	resetAt,
-	header: 'RateLimit',
-});
-
-/** How many requests start at `now` before the quota holds them back (at most `most`). */
-function startAll(quota: Quota, now: number, most = 100): number[] {
-	const started: number[] = [];
-	while (started.length < most && quota.waitMs(now) === 0) started.push(quota.start());
-	return started;
-}
-
-describe('Quota', () => {
-	it('holds nothing back while the service has told no quota', () => {
-		const quota = new Quota();
-		expect(startAll(quota, T0)).toHaveLength(100);
-		quota.ended(0, undefined, 99);
-		expect(quota.waitMs(T0)).toBe(0);
-		expect(quota.reset).toBeUndefined();
-	});
-
-	it('lets start what the service said remains, less the requests in flight beside the answer; then nothing until the reset and its margin', () => {
-		const quota = new Quota();
-		const [first] = startAll(quota, T0, 3);
-		// Answered with 2 requests still in flight: they may not be counted in the 5 yet.
-		quota.ended(first, told(5, T0 + 10_000), 2);
-		expect(startAll(quota, T0)).toHaveLength(3);
-		expect(quota.waitMs(T0 + 4_000)).toBe(6_000 + RESET_MARGIN_MS);
-		expect(quota.reset).toEqual({ at: T0 + 10_000 + RESET_MARGIN_MS, header: 'RateLimit' });
-	});
-
-	it('an answer telling more remaining than the last one is an older word: it raises nothing', () => {
-		const quota = new Quota();
-		const started = startAll(quota, T0, 4);
-		quota.ended(started[1], told(2, T0 + 10_000), 3);
-		// Told 2, less 3 in flight: nothing may start.
-		expect(quota.waitMs(T0)).toBeGreaterThan(0);
-		// The first request's answer, read late, counted fewer of them.
-		quota.ended(started[0], told(3, T0 + 10_000), 2);
-		expect(quota.waitMs(T0)).toBeGreaterThan(0);
-	});
-
-	it('an answer telling fewer remaining is the freshest word: the budget is taken from it', () => {
-		const quota = new Quota();
-		const started = startAll(quota, T0, 4);
-		quota.ended(started[0], told(6, T0 + 10_000), 3);
-		quota.ended(started[1], told(5, T0 + 10_000), 2);
-		quota.ended(started[2], told(4, T0 + 10_000), 1);
-		// Another process sharing the quota spent two meanwhile.
-		quota.ended(started[3], told(1, T0 + 10_000), 0);
-		expect(startAll(quota, T0)).toHaveLength(1);
-	});
-
-	it('a turn given back unused gives back what it spent; one sent and never answered stays spent', () => {
-		const quota = new Quota();
-		quota.ended(quota.start(), told(2, T0 + 10_000), 0);
-		const [unused, unanswered] = startAll(quota, T0);
-		expect(quota.waitMs(T0)).toBeGreaterThan(0);
-		quota.unused(unused);
-		expect(startAll(quota, T0)).toHaveLength(1);
-		quota.unread(unanswered);
-		expect(quota.waitMs(T0)).toBeGreaterThan(0);
-	});
-
-	it('after the reset one request goes alone until its answer tells the quota again', () => {
-		const quota = new Quota();
-		quota.ended(quota.start(), told(0, T0 + 1_000), 0);
-		const reset = T0 + 1_000 + RESET_MARGIN_MS;
-		expect(quota.waitMs(reset - 1)).toBe(1);
-		const [alone] = startAll(quota, reset);
-		expect(startAll(quota, reset)).toEqual([]);
-		expect(quota.waitMs(reset + 60_000)).toBe(Number.POSITIVE_INFINITY);
-		quota.ended(alone, told(9, reset + 1_000), 0);
-		expect(startAll(quota, reset)).toHaveLength(9);
-	});
-
-	it('after the reset, an answer without a word of the quota ends it: nothing is held back', () => {
-		const quota = new Quota();
-		quota.ended(quota.start(), told(0, T0), 0);
-		const [alone] = startAll(quota, T0 + RESET_MARGIN_MS);
-		// An older request's answer, without a word, tells nothing of the quota after the reset.
-		quota.ended(alone - 1, undefined, 1);
-		expect(quota.waitMs(T0 + RESET_MARGIN_MS)).toBe(Number.POSITIVE_INFINITY);
-		quota.ended(alone, undefined, 0);
-		expect(startAll(quota, T0 + RESET_MARGIN_MS)).toHaveLength(100);
-	});
-
-	it('after the reset, the request alone given back unused, or never answered, lets another go alone', () => {
-		const quota = new Quota();
-		quota.ended(quota.start(), told(0, T0), 0);
-		const now = T0 + RESET_MARGIN_MS;
-		const [unused] = startAll(quota, now);
-		quota.unused(unused);
-		const [unanswered] = startAll(quota, now);
-		expect(unanswered).toBe(unused + 1);
-		quota.unread(unanswered);
-		expect(startAll(quota, now)).toEqual([unanswered + 1]);
-	});
-
-	it('an answer read after the reset it told is a quota already reset: one request goes alone', () => {
-		const quota = new Quota();
-		quota.ended(quota.start(), told(0, T0 - 5_000), 0);
-		expect(startAll(quota, T0)).toHaveLength(1);
 	});
 });

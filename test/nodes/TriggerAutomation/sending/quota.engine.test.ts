@@ -1,5 +1,5 @@
 /**
- * A quota the service tells in its answers, kept by Sending → Adaptive (answer/quota.ts), in
+ * A quota the service tells in its answers, kept by Sending → Adaptive (sending/quota.ts), in
  * n8n-core's engine against a real service on 127.0.0.1 that keeps a fixed-window quota and tells
  * it in each header form (dev/quotaHeaders.js): executions started at once in one process, at
  * their defaults. The budget's rules with a controlled clock: quota.test.ts, serviceGate.test.ts.
