@@ -24,6 +24,8 @@ export interface QuotaReading {
 	remaining: number;
 	/** When the quota resets (ms since 1970), as the answer said. */
 	resetAt: number;
+	/** The quota in its window, when the answer says it (RateLimit-Policy's q, the Limit header). */
+	limit?: number;
 	/** The header that said so, as a user finds it in the answer. */
 	header: 'RateLimit' | 'RateLimit-Remaining' | 'X-RateLimit-Remaining';
 }
@@ -171,7 +173,13 @@ function draftReading(headers: IDataObject, now: number): QuotaReading | undefin
 		// Without `t`, the policy's window is the longest the quota can take to come back.
 		const seconds = t ? count(t) : policy?.windowSeconds;
 		if (seconds === undefined) continue;
-		readings.push({ remaining, resetAt: now + seconds * 1000, header: 'RateLimit' });
+		const resetAt = now + seconds * 1000;
+		readings.push({
+			remaining,
+			resetAt,
+			header: 'RateLimit',
+			...(policy && { limit: policy.quota }),
+		});
 	}
 	return tightest(readings);
 }
@@ -199,13 +207,11 @@ function trioReading(
 	const resetAt = resetText === undefined ? undefined : resetTime(resetText, now);
 	if (remaining === undefined || resetAt === undefined) return 'ignored';
 	const limitText = headerValue(headers, `${prefix}-limit`);
-	if (limitText !== undefined) {
-		// "100", or as Envoy and the first drafts write it, "100, 100;w=60": the first item is the limit.
-		const limit = count(parseList(limitText)?.[0].value);
-		if (limit === undefined || remaining > limit) return 'ignored';
-	}
+	// "100", or as Envoy and the first drafts write it, "100, 100;w=60": the first item is the limit.
+	const limit = limitText === undefined ? undefined : count(parseList(limitText)?.[0].value);
+	if (limitText !== undefined && (limit === undefined || remaining > limit)) return 'ignored';
 	const header = prefix === 'ratelimit' ? 'RateLimit-Remaining' : 'X-RateLimit-Remaining';
-	return { remaining, resetAt, header };
+	return { remaining, resetAt, header, ...(limit !== undefined && { limit }) };
 }
 
 /** Two forms say the same quota: the same remaining, resets within rounding. */

@@ -7,9 +7,9 @@
 import type { QuotaReading } from '../answer/rateLimitHeaders';
 
 /**
- * Added to every reset told: its seconds are rounded (up, down or to the nearest) and counted from
- * when the service answered, before the node read the answer. One second later, the quota has
- * reset whatever the rounding.
+ * Added to the resets a service tells once one proved early: its seconds are rounded (up, down or
+ * to the nearest) and counted from when it answered. One second later, the quota has reset
+ * whatever the rounding.
  */
 export const RESET_MARGIN_MS = 1000;
 
@@ -18,18 +18,44 @@ export const RESET_MARGIN_MS = 1000;
  * service said remains, less every request that may not be counted in it yet (all in flight when
  * it said so, and each start since); an older answer (more remaining, in the same window) never
  * raises it; and after the reset one request goes alone until its answer says the quota anew,
- * as the quota need not be whole again (a sliding window, other clients).
+ * as the quota need not be whole again (a sliding window, other clients). The reset is taken as
+ * told until a service proves it rounds its resets down (one 429, once): then a second late.
+ *
+ * Why few follow when other clients (queue-mode workers) spend it too: of the budget, a process
+ * starts half, rounded up, before the next answer tells it anew, so what another client spends
+ * meanwhile is seen before the rest goes. An answer that tells the limit and says more of it was
+ * used in the window than this process can have had counted (its requests up to the one answered,
+ * and those in flight beside it) tells that others spend it, and so does a 429 saying none
+ * remains for a request its budget had room for. The process then reckons the clients (used ÷
+ * its own; at least 2 after such a 429; the most of this window and the last) and starts half of
+ * its share of the budget; a part of one request is one as often as that part.
  */
 export class Quota {
 	/** Starts so far: the number of the next one. */
 	private starts = 0;
-	/** What the service said last, the reset with RESET_MARGIN_MS; none told, or its reset passed. */
+	/** What the service said last, the reset with the margin; none told, or its reset passed. */
 	private told: { remaining: number; resetAt: number; header: QuotaReading['header'] } | undefined;
-	/** Requests that may still start before the reset. */
+	/** Requests that may still start before the next answer tells the quota anew. */
 	private left = 0;
 	/** After a reset: the number of the first start since, the one that goes alone. */
 	private probeFrom: number | undefined;
 	private probing = false;
+	/** The reset the last window ended at (with the margin): to tell a reset told early. */
+	private endedAt = 0;
+	/** Added to each reset told: 0 until one proved early, then RESET_MARGIN_MS. */
+	private margin = 0;
+	/** The number of this window's first start, to count this process's use in it. */
+	private windowFrom = 0;
+	/** Clients spending the quota, as this process reckons: in this window, and in the last. */
+	private clients = 1;
+	private lastClients = 1;
+	/** Requests in flight that a budget had room for: alone, none of them is turned away. */
+	private readonly budgeted = new Set<number>();
+
+	/** Added to each reset told (a reset is proved early by a 429 to the request alone at it). */
+	get marginMs(): number {
+		return this.margin;
+	}
 
 	/** The reset of a quota told, and the header that told it; undefined when none is known. */
 	get reset(): { at: number; header: QuotaReading['header'] } | undefined {
@@ -42,8 +68,11 @@ export class Quota {
 	 */
 	waitMs(now: number): number {
 		if (this.told && now >= this.told.resetAt) {
+			this.endedAt = this.told.resetAt;
 			this.told = undefined;
 			this.probeFrom = this.starts;
+			this.windowFrom = this.starts;
+			[this.lastClients, this.clients] = [this.clients, 1];
 		}
 		if (this.told) return this.left > 0 ? 0 : this.told.resetAt - now;
 		return this.probing ? Number.POSITIVE_INFINITY : 0;
@@ -51,6 +80,7 @@ export class Quota {
 
 	/** A request starts (its turn was given): it spends one. Returns its number. */
 	start(): number {
+		if (this.told && this.left > 0) this.budgeted.add(this.starts);
 		if (this.told) this.left--;
 		if (!this.told && this.probeFrom !== undefined) this.probing = true;
 		return this.starts++;
@@ -58,16 +88,33 @@ export class Quota {
 
 	/**
 	 * Request `n` ended (with an answer, telling the quota or not, or with none: a refused
-	 * connection); `othersInFlight`: the requests in flight beside it, which the service may not
-	 * have counted yet.
+	 * connection); `rateLimited`: a 429, or a 503 with Retry-After; `othersInFlight`: the requests
+	 * in flight beside it, which the service may not have counted yet.
 	 */
-	ended(n: number, reading: QuotaReading | undefined, othersInFlight: number): void {
+	ended(
+		n: number,
+		reading: QuotaReading | undefined,
+		othersInFlight: number,
+		rateLimited = false,
+	): void {
+		// Alone, a request its budget had room for is never turned away: others spend the quota.
+		if (this.budgeted.delete(n) && rateLimited && reading?.remaining === 0) {
+			this.clients = Math.max(this.clients, 2);
+		}
+		// The request alone at the reset, turned away by the window it was to follow: the service
+		// rounds its resets down (or its clock is behind): from now on they are taken a second late.
+		const atReset = this.probing && n >= this.probeFrom!;
+		// (A reset told further off is a window that others spent whole before it.)
+		if (atReset && rateLimited && reading && reading.resetAt <= this.endedAt + RESET_MARGIN_MS) {
+			this.margin = RESET_MARGIN_MS;
+		}
 		// Fewer remaining than told, or the first word: the freshest the node knows. More remaining
 		// is an answer the service gave earlier (or a new window, met once the reset has passed).
 		if (reading && (!this.told || reading.remaining <= this.told.remaining)) {
-			const resetAt = reading.resetAt + RESET_MARGIN_MS;
+			this.reckonClients(n, reading, othersInFlight);
+			const resetAt = reading.resetAt + this.margin;
 			this.told = { remaining: reading.remaining, resetAt, header: reading.header };
-			this.left = reading.remaining - othersInFlight;
+			this.left = this.half(reading.remaining - othersInFlight);
 			[this.probeFrom, this.probing] = [undefined, false];
 		} else if (this.probeFrom !== undefined && n >= this.probeFrom) {
 			// Answered without a word of the quota: the service no longer tells it.
@@ -75,14 +122,37 @@ export class Quota {
 		}
 	}
 
+	/**
+	 * Whether others spend the quota too: `reading`, the answer to request `n`, says more was used
+	 * than this process had started up to `n` in this window (those after it may not be counted yet).
+	 */
+	private reckonClients(n: number, reading: QuotaReading, othersInFlight: number): void {
+		if (n < this.windowFrom || reading.limit === undefined) return;
+		// Up to `n`, and those in flight beside it, which the service may have counted already.
+		const own = n - this.windowFrom + 1 + othersInFlight;
+		const used = reading.limit - reading.remaining;
+		if (used > own) this.clients = Math.max(this.clients, used / own);
+	}
+
+	/** Of `budget`, what starts before the next answer: half, or half of this process's share. */
+	private half(budget: number): number {
+		const clients = Math.max(this.clients, this.lastClients);
+		if (budget <= 0) return budget;
+		if (clients === 1) return Math.ceil(budget / 2);
+		const share = budget / clients / 2;
+		return Math.floor(share) + (Math.random() < share % 1 ? 1 : 0);
+	}
+
 	/** Request `n` was never sent (its turn went back unused): what it spent comes back. */
 	unused(n: number): void {
+		this.budgeted.delete(n);
 		if (this.told) this.left++;
 		if (this.probeFrom !== undefined && n >= this.probeFrom) this.probing = false;
 	}
 
 	/** Request `n` was sent and how it ended will not be read (Stop, an error): it stays spent. */
 	unread(n: number): void {
+		this.budgeted.delete(n);
 		if (this.probeFrom !== undefined && n >= this.probeFrom) this.probing = false;
 	}
 }

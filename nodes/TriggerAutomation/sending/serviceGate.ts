@@ -12,7 +12,7 @@ import { askedToWait, quotaSpent } from '../answer/rateLimited';
 import { MAX_IN_FLIGHT } from '../limits';
 import type { Attempt } from '../request/attempt';
 import { tooLongToWait } from './resendPolicy';
-import { Quota, RESET_MARGIN_MS } from './quota';
+import { Quota } from './quota';
 import { SendRate } from './sendRate';
 import { WaitTally } from './waitTally';
 
@@ -70,7 +70,8 @@ export class ServiceGate {
 		const { sentAt, attempt } = ended;
 		this.starts = 0;
 		const now = Date.now();
-		this.quota.ended(start, attempt.quota, this.inFlight);
+		const rateLimited = 'failure' in attempt && attempt.failure.code === 'rate_limited';
+		this.quota.ended(start, attempt.quota, this.inFlight, rateLimited);
 		if ('accepted' in attempt) {
 			this.accepted++;
 			this.rate.acceptedOne(sentAt, now);
@@ -95,7 +96,7 @@ export class ServiceGate {
 		if (now < this.closed.until) return 0;
 		const quotaMs = this.quota.waitMs(now);
 		// The margin is the node's own: a reset told 60 s away is waited for, as a Retry-After is.
-		if (tooLongToWait(quotaMs - RESET_MARGIN_MS)) {
+		if (tooLongToWait(quotaMs - this.quota.marginMs)) {
 			// The answers of requests in flight may tell more of the quota; with none, the service
 			// has said that nothing goes before its reset, longer than the node waits.
 			const reset = this.quota.reset;

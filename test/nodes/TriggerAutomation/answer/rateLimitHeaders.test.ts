@@ -11,10 +11,10 @@ const now = ANSWERED_AT;
 const read = (headers: Record<string, string>) => readQuota(headers, now);
 
 describe('the draft (-10/-11): RateLimit, with RateLimit-Policy', () => {
-	it('reads r as the requests remaining and t as the seconds until the reset', () => {
+	it("reads r as the requests remaining, t as the seconds until the reset, and the policy's q as the limit", () => {
 		expect(
 			read({ 'ratelimit-policy': '"default";q=100;w=60', ratelimit: '"default";r=50;t=30' }),
-		).toEqual({ remaining: 50, resetAt: now + 30_000, header: 'RateLimit' });
+		).toEqual({ remaining: 50, resetAt: now + 30_000, header: 'RateLimit', limit: 100 });
 	});
 
 	it('reads the header names in any case, and RateLimit without RateLimit-Policy', () => {
@@ -30,7 +30,12 @@ describe('the draft (-10/-11): RateLimit, with RateLimit-Policy', () => {
 			'ratelimit-policy': '"burst";q=100;w=60, "daily";q=1000;w=86400',
 			ratelimit: '"burst";r=40;t=20, "daily";r=3;t=5000',
 		};
-		expect(read(headers)).toEqual({ remaining: 3, resetAt: now + 5_000_000, header: 'RateLimit' });
+		expect(read(headers)).toEqual({
+			remaining: 3,
+			resetAt: now + 5_000_000,
+			header: 'RateLimit',
+			limit: 1000,
+		});
 	});
 
 	it("takes a policy's window as the reset when RateLimit has no t", () => {
@@ -78,10 +83,10 @@ describe('the draft (-10/-11): RateLimit, with RateLimit-Policy', () => {
 });
 
 describe('the earlier drafts (Kong): RateLimit-Limit, -Remaining, -Reset', () => {
-	it('reads Remaining as the requests remaining and Reset as seconds until the reset', () => {
+	it('reads Remaining as the requests remaining, Reset as seconds until the reset, and the Limit', () => {
 		expect(
 			read({ 'ratelimit-limit': '100', 'ratelimit-remaining': '50', 'ratelimit-reset': '30' }),
-		).toEqual({ remaining: 50, resetAt: now + 30_000, header: 'RateLimit-Remaining' });
+		).toEqual({ remaining: 50, resetAt: now + 30_000, header: 'RateLimit-Remaining', limit: 100 });
 	});
 
 	it('reads a limit written as the first drafts and Envoy write it: "100, 100;w=60"', () => {
@@ -94,6 +99,7 @@ describe('the earlier drafts (Kong): RateLimit-Limit, -Remaining, -Reset', () =>
 			remaining: 0,
 			resetAt: now + 12_000,
 			header: 'RateLimit-Remaining',
+			limit: 100,
 		});
 	});
 
@@ -124,6 +130,7 @@ describe('X-RateLimit-Limit, -Remaining, -Reset: Reset as seconds or as a time s
 			remaining: 12,
 			resetAt: now + 45_000,
 			header: 'X-RateLimit-Remaining',
+			limit: 60,
 		});
 	});
 

@@ -115,3 +115,38 @@ describe('a quota spent until a reset longer than the node waits', () => {
 		expect(quota.refused).toBe(0);
 	});
 });
+
+describe('a quota two gates share, as two queue-mode workers do', () => {
+	/** Execution `e` to the `{base_url}` of side `side`, one of two on one service. */
+	async function sideExecution(side: string, e: number, size: number): Promise<IRun> {
+		const started = await startWorkflow(
+			triggerWorkflow({
+				parameters: { message: '={{ $json.m }}' },
+				items: messages(e, size).map((m) => ({ m })),
+				settings: { onError: 'continueRegularOutput' },
+				webhookUrl: webhookUrl().replace('/webhooks/', `/${side}/webhooks/`),
+				secret: SECRET,
+			}),
+		);
+		return await started.promise;
+	}
+
+	it('once each saw the other use it, each takes its share: 2 × 3 executions × 4 items against 10 per 2 s, at most 4 turned away (8 when each takes all it was told), every item accepted once', async () => {
+		const { quota, seen } = quotaService({ limit: 10, windowSeconds: 2, form: 'draft' });
+		// One item each, then a again: each has an answer saying more was used than it sent.
+		await sideExecution('a', 0, 1);
+		await sideExecution('b', 1, 1);
+		await sideExecution('a', 8, 1);
+		const before = quota.refused;
+		const runs = await Promise.all(
+			['a', 'b'].flatMap((side, s) =>
+				[0, 1, 2].map(async (k) => await sideExecution(side, 2 + s * 3 + k, 4)),
+			),
+		);
+		runs.forEach((run) => expect(statuses(run)).toEqual(Array(4).fill(202)));
+		expect(quota.refused - before).toBeLessThanOrEqual(4);
+		const all = ['0-0', '1-0', '8-0', ...runs.flatMap((_, k) => messages(2 + k, 4))];
+		expect(count(seen.runs)).toEqual(oncePerMessage(all));
+		expectNoLeak(SECRET, { extra: runs }, receiver.requests);
+	});
+});

@@ -4,16 +4,17 @@
  * reset, waking at the reset) is in serviceGate.test.ts; against a real service, in
  * quota.engine.test.ts.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import type { QuotaReading } from '../../../../nodes/TriggerAutomation/answer/rateLimitHeaders';
 import { Quota, RESET_MARGIN_MS } from '../../../../nodes/TriggerAutomation/sending/quota';
 
 const T0 = 1_000_000;
-const told = (remaining: number, resetAt: number): QuotaReading => ({
+const told = (remaining: number, resetAt: number, limit?: number): QuotaReading => ({
 	remaining,
 	resetAt,
 	header: 'RateLimit',
+	...(limit !== undefined && { limit }),
 });
 
 /** How many requests start at `now` before the quota holds them back (at most `most`). */
@@ -32,14 +33,19 @@ describe('Quota', () => {
 		expect(quota.reset).toBeUndefined();
 	});
 
-	it('lets start what the service said remains, less the requests in flight beside the answer; then nothing until the reset and its margin', () => {
+	it('lets start half of what the service said remains (rounded up), less the requests in flight beside the answer, before the next answer tells it anew; then nothing until the reset', () => {
 		const quota = new Quota();
-		const [first] = startAll(quota, T0, 3);
+		const [first, second] = startAll(quota, T0, 3);
 		// Answered with 2 requests still in flight: they may not be counted in the 5 yet.
 		quota.ended(first, told(5, T0 + 10_000), 2);
-		expect(startAll(quota, T0)).toHaveLength(3);
-		expect(quota.waitMs(T0 + 4_000)).toBe(6_000 + RESET_MARGIN_MS);
-		expect(quota.reset).toEqual({ at: T0 + 10_000 + RESET_MARGIN_MS, header: 'RateLimit' });
+		expect(startAll(quota, T0)).toHaveLength(2);
+		// 3 remain, 3 in flight beside the answer: the next answer with 1 remaining and 0 beside it.
+		quota.ended(second, told(3, T0 + 10_000), 3);
+		expect(quota.waitMs(T0)).toBeGreaterThan(0);
+		quota.ended(first + 2, told(1, T0 + 10_000), 0);
+		expect(startAll(quota, T0)).toHaveLength(1);
+		expect(quota.waitMs(T0 + 4_000)).toBe(6_000);
+		expect(quota.reset).toEqual({ at: T0 + 10_000, header: 'RateLimit' });
 	});
 
 	it('an answer telling more remaining than the last one is an older word: it raises nothing', () => {
@@ -78,13 +84,13 @@ describe('Quota', () => {
 	it('after the reset one request goes alone until its answer tells the quota again', () => {
 		const quota = new Quota();
 		quota.ended(quota.start(), told(0, T0 + 1_000), 0);
-		const reset = T0 + 1_000 + RESET_MARGIN_MS;
+		const reset = T0 + 1_000;
 		expect(quota.waitMs(reset - 1)).toBe(1);
 		const [alone] = startAll(quota, reset);
 		expect(startAll(quota, reset)).toEqual([]);
 		expect(quota.waitMs(reset + 60_000)).toBe(Number.POSITIVE_INFINITY);
 		quota.ended(alone, told(9, reset + 1_000), 0);
-		expect(startAll(quota, reset)).toHaveLength(9);
+		expect(startAll(quota, reset)).toHaveLength(5);
 	});
 
 	it('after the reset, an answer without a word of the quota ends it: nothing is held back', () => {
@@ -114,5 +120,78 @@ describe('Quota', () => {
 		const quota = new Quota();
 		quota.ended(quota.start(), told(0, T0 - 5_000), 0);
 		expect(startAll(quota, T0)).toHaveLength(1);
+	});
+
+	it('a reset told is taken as told until the request alone at it is turned away by the window before: from then on, a second late', () => {
+		const quota = new Quota();
+		quota.ended(quota.start(), told(0, T0), 0);
+		const [alone] = startAll(quota, T0);
+		// The service rounded its reset down: the window had half a second to go.
+		quota.ended(alone, told(0, T0 + 1_000), 0, true);
+		expect(quota.waitMs(T0 + 1_000)).toBe(RESET_MARGIN_MS);
+		expect(quota.reset).toEqual({ at: T0 + 1_000 + RESET_MARGIN_MS, header: 'RateLimit' });
+	});
+
+	it('the request alone at a reset, turned away with a reset a window later, proves no reset early: others spent the new window', () => {
+		const quota = new Quota();
+		quota.ended(quota.start(), told(0, T0), 0);
+		const [alone] = startAll(quota, T0);
+		quota.ended(alone, told(0, T0 + 60_000), 0, true);
+		expect(quota.reset).toEqual({ at: T0 + 60_000, header: 'RateLimit' });
+	});
+});
+
+describe('Quota shared with other clients', () => {
+	afterEach(() => vi.restoreAllMocks());
+
+	it('an answer telling more of the limit used than this process started reckons the clients (used ÷ its own): it takes half of its share', () => {
+		const quota = new Quota();
+		// One start of this process; 4 of 20 used: 4 clients. Of 16, its share is 4: half, 2.
+		quota.ended(quota.start(), told(16, T0 + 10_000, 20), 0);
+		expect(startAll(quota, T0)).toHaveLength(2);
+	});
+
+	it('a part of one request is one as often as that part', () => {
+		const quota = new Quota();
+		vi.spyOn(Math, 'random').mockReturnValue(0.74);
+		// 4 clients; of 6, its share is 1.5: half, 0.75.
+		quota.ended(quota.start(), told(6, T0 + 10_000, 10), 0);
+		const [next] = startAll(quota, T0);
+		quota.ended(next, told(6, T0 + 10_000, 10), 0);
+		expect(startAll(quota, T0)).toHaveLength(1);
+		vi.spyOn(Math, 'random').mockReturnValue(0.75);
+		quota.ended(next + 1, told(6, T0 + 10_000, 10), 0);
+		expect(startAll(quota, T0)).toEqual([]);
+	});
+
+	it('a 429 to a request its budget had room for counts a second client', () => {
+		const quota = new Quota();
+		quota.ended(quota.start(), told(8, T0 + 10_000), 0);
+		const started = startAll(quota, T0);
+		expect(started).toHaveLength(4);
+		quota.ended(started[0], told(0, T0 + 10_000), 3, true);
+		// In the next window, alone it would take half of 6: 3. With two, half its share: 1.5, one
+		// and a chance of one.
+		const next = T0 + 10_000;
+		const [alone] = startAll(quota, next);
+		vi.spyOn(Math, 'random').mockReturnValue(0.99);
+		quota.ended(alone, told(6, next + 10_000), 0);
+		expect(startAll(quota, next)).toHaveLength(1);
+	});
+
+	it('the clients reckoned in a window hold in the next, and end with it', () => {
+		const quota = new Quota();
+		quota.ended(quota.start(), told(0, T0, 4), 0);
+		// The window after: used 4 of 4 at this process's first request: 4 clients.
+		quota.ended(startAll(quota, T0)[0], told(16, T0 + 10_000, 20), 0);
+		expect(startAll(quota, T0)).toHaveLength(2);
+		const next = T0 + 10_000;
+		quota.ended(startAll(quota, next)[0], told(19, next + 10_000, 20), 0);
+		// Alone in this window, but 4 in the last: half of 19 ÷ 4, 2 and a chance of one.
+		vi.spyOn(Math, 'random').mockReturnValue(0.99);
+		expect(startAll(quota, next)).toHaveLength(2);
+		const after = next + 10_000;
+		quota.ended(startAll(quota, after)[0], told(19, after + 10_000, 20), 0);
+		expect(startAll(quota, after)).toHaveLength(10);
 	});
 });

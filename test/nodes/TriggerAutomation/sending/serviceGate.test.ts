@@ -8,7 +8,6 @@ import { describe, expect, it, vi } from 'vitest';
 
 import { MAX_IN_FLIGHT, MAX_WAIT_MS } from '../../../../nodes/TriggerAutomation/limits';
 import { askedToWait, quotaSpent } from '../../../../nodes/TriggerAutomation/answer/rateLimited';
-import { RESET_MARGIN_MS } from '../../../../nodes/TriggerAutomation/sending/quota';
 import {
 	ExecutionLane,
 	STARTS_PER_TICK,
@@ -146,7 +145,8 @@ describe('ServiceGate', () => {
 		const b = new ExecutionLane(service, undefined);
 		const first = request(a, [], 'first');
 		await microtasks();
-		first.answer(acceptedTelling(2, 5_000));
+		// Of 4, half starts before the next answer tells the quota anew.
+		first.answer(acceptedTelling(4, 5_000));
 		await first.done;
 		const log: string[] = [];
 		const requests = ['a0', 'b0', 'a1', 'b1', 'a2'].map((label) =>
@@ -157,7 +157,7 @@ describe('ServiceGate', () => {
 		// Counted as they came: nothing is left, whatever the order the answers are read in.
 		requests[1].answer(acceptedTelling(0, 5_000));
 		requests[0].answer(acceptedTelling(1, 5_000));
-		await vi.advanceTimersByTimeAsync(5_000 + RESET_MARGIN_MS - 1);
+		await vi.advanceTimersByTimeAsync(5_000 - 1);
 		expect(log).toEqual(['a0', 'b0']);
 		await vi.advanceTimersByTimeAsync(1);
 		expect(log).toEqual(['a0', 'b0', 'a1']);
@@ -184,7 +184,7 @@ describe('ServiceGate', () => {
 		// Its answer could still tell of more room: the others wait for it.
 		await vi.advanceTimersByTimeAsync(1_000);
 		last.answer(acceptedTelling(0, MAX_WAIT_MS + 1));
-		const resetAt = Date.now() + MAX_WAIT_MS + 1 + RESET_MARGIN_MS;
+		const resetAt = Date.now() + MAX_WAIT_MS + 1;
 		const unsent = { failure: quotaSpent(resetAt, 'X-RateLimit-Remaining', Date.now()) };
 		expect(await Promise.all(waiting.map(async ({ done }) => await done))).toEqual([
 			unsent,
@@ -203,7 +203,7 @@ describe('ServiceGate', () => {
 		await first.done;
 		const log: string[] = [];
 		request(lane, log, 'next');
-		await vi.advanceTimersByTimeAsync(MAX_WAIT_MS + RESET_MARGIN_MS - 1);
+		await vi.advanceTimersByTimeAsync(MAX_WAIT_MS - 1);
 		expect(log).toEqual([]);
 		await vi.advanceTimersByTimeAsync(1);
 		expect(log).toEqual(['next']);
