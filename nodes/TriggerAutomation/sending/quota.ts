@@ -6,6 +6,8 @@
  */
 import type { QuotaReading } from '../answer/rateLimitHeaders';
 
+import { tooLongToWait } from './resendPolicy';
+
 /**
  * Added to the resets a service tells once one proved early: its seconds are rounded (up, down or
  * to the nearest) and counted from when it answered. One second later, the quota has reset
@@ -87,7 +89,7 @@ export class Quota {
 	}
 
 	/**
-	 * Request `n` ended (with an answer, telling the quota or not, or with none: a refused
+	 * Request `n` ended at `now` (with an answer, telling the quota or not, or with none: a refused
 	 * connection); `rateLimited`: a 429, or a 503 with Retry-After; `othersInFlight`: the requests
 	 * in flight beside it, which the service may not have counted yet.
 	 */
@@ -95,6 +97,7 @@ export class Quota {
 		n: number,
 		reading: QuotaReading | undefined,
 		othersInFlight: number,
+		now: number,
 		rateLimited = false,
 	): void {
 		// Alone, a request its budget had room for is never turned away: others spend the quota.
@@ -114,7 +117,8 @@ export class Quota {
 			this.reckonClients(n, reading, othersInFlight);
 			const resetAt = reading.resetAt + this.margin;
 			this.told = { remaining: reading.remaining, resetAt, header: reading.header };
-			this.left = this.half(reading.remaining - othersInFlight);
+			const farReset = tooLongToWait(reading.resetAt - now);
+			this.left = this.half(reading.remaining - othersInFlight, farReset);
 			[this.probeFrom, this.probing] = [undefined, false];
 		} else if (this.probeFrom !== undefined && n >= this.probeFrom) {
 			// Answered without a word of the quota: the service no longer tells it.
@@ -134,11 +138,15 @@ export class Quota {
 		if (used > own) this.clients = Math.max(this.clients, used / own);
 	}
 
-	/** Of `budget`, what starts before the next answer: half, or half of this process's share. */
-	private half(budget: number): number {
+	/**
+	 * Of `budget`, what starts before the next answer: half, or half of this process's share. Not a
+	 * share of a quota that resets later than the node waits: holding its part back would fail items
+	 * unsent (serviceGate.ts) that the quota still has room for.
+	 */
+	private half(budget: number, farReset: boolean): number {
 		const clients = Math.max(this.clients, this.lastClients);
 		if (budget <= 0) return budget;
-		if (clients === 1) return Math.ceil(budget / 2);
+		if (clients === 1 || farReset) return Math.ceil(budget / 2);
 		const share = budget / clients / 2;
 		return Math.floor(share) + (Math.random() < share % 1 ? 1 : 0);
 	}

@@ -71,7 +71,7 @@ export class ServiceGate {
 		this.starts = 0;
 		const now = Date.now();
 		const rateLimited = 'failure' in attempt && attempt.failure.code === 'rate_limited';
-		this.quota.ended(start, attempt.quota, this.inFlight, rateLimited);
+		this.quota.ended(start, attempt.quota, this.inFlight, now, rateLimited);
 		if ('accepted' in attempt) {
 			this.accepted++;
 			this.rate.acceptedOne(sentAt, now);

@@ -28,7 +28,7 @@ describe('Quota', () => {
 	it('holds nothing back while the service has told no quota', () => {
 		const quota = new Quota();
 		expect(startAll(quota, T0)).toHaveLength(100);
-		quota.ended(0, undefined, 99);
+		quota.ended(0, undefined, 99, T0);
 		expect(quota.waitMs(T0)).toBe(0);
 		expect(quota.reset).toBeUndefined();
 	});
@@ -37,12 +37,12 @@ describe('Quota', () => {
 		const quota = new Quota();
 		const [first, second] = startAll(quota, T0, 3);
 		// Answered with 2 requests still in flight: they may not be counted in the 5 yet.
-		quota.ended(first, told(5, T0 + 10_000), 2);
+		quota.ended(first, told(5, T0 + 10_000), 2, T0);
 		expect(startAll(quota, T0)).toHaveLength(2);
 		// 3 remain, 3 in flight beside the answer: the next answer with 1 remaining and 0 beside it.
-		quota.ended(second, told(3, T0 + 10_000), 3);
+		quota.ended(second, told(3, T0 + 10_000), 3, T0);
 		expect(quota.waitMs(T0)).toBeGreaterThan(0);
-		quota.ended(first + 2, told(1, T0 + 10_000), 0);
+		quota.ended(first + 2, told(1, T0 + 10_000), 0, T0);
 		expect(startAll(quota, T0)).toHaveLength(1);
 		expect(quota.waitMs(T0 + 4_000)).toBe(6_000);
 		expect(quota.reset).toEqual({ at: T0 + 10_000, header: 'RateLimit' });
@@ -51,28 +51,28 @@ describe('Quota', () => {
 	it('an answer telling more remaining than the last one is an older word: it raises nothing', () => {
 		const quota = new Quota();
 		const started = startAll(quota, T0, 4);
-		quota.ended(started[1], told(2, T0 + 10_000), 3);
+		quota.ended(started[1], told(2, T0 + 10_000), 3, T0);
 		// Told 2, less 3 in flight: nothing may start.
 		expect(quota.waitMs(T0)).toBeGreaterThan(0);
 		// The first request's answer, read late, counted fewer of them.
-		quota.ended(started[0], told(3, T0 + 10_000), 2);
+		quota.ended(started[0], told(3, T0 + 10_000), 2, T0);
 		expect(quota.waitMs(T0)).toBeGreaterThan(0);
 	});
 
 	it('an answer telling fewer remaining is the freshest word: the budget is taken from it', () => {
 		const quota = new Quota();
 		const started = startAll(quota, T0, 4);
-		quota.ended(started[0], told(6, T0 + 10_000), 3);
-		quota.ended(started[1], told(5, T0 + 10_000), 2);
-		quota.ended(started[2], told(4, T0 + 10_000), 1);
+		quota.ended(started[0], told(6, T0 + 10_000), 3, T0);
+		quota.ended(started[1], told(5, T0 + 10_000), 2, T0);
+		quota.ended(started[2], told(4, T0 + 10_000), 1, T0);
 		// Another process sharing the quota spent two meanwhile.
-		quota.ended(started[3], told(1, T0 + 10_000), 0);
+		quota.ended(started[3], told(1, T0 + 10_000), 0, T0);
 		expect(startAll(quota, T0)).toHaveLength(1);
 	});
 
 	it('a turn given back unused gives back what it spent; one sent and never answered stays spent', () => {
 		const quota = new Quota();
-		quota.ended(quota.start(), told(2, T0 + 10_000), 0);
+		quota.ended(quota.start(), told(2, T0 + 10_000), 0, T0);
 		const [unused, unanswered] = startAll(quota, T0);
 		expect(quota.waitMs(T0)).toBeGreaterThan(0);
 		quota.unused(unused);
@@ -83,30 +83,30 @@ describe('Quota', () => {
 
 	it('after the reset one request goes alone until its answer tells the quota again', () => {
 		const quota = new Quota();
-		quota.ended(quota.start(), told(0, T0 + 1_000), 0);
+		quota.ended(quota.start(), told(0, T0 + 1_000), 0, T0);
 		const reset = T0 + 1_000;
 		expect(quota.waitMs(reset - 1)).toBe(1);
 		const [alone] = startAll(quota, reset);
 		expect(startAll(quota, reset)).toEqual([]);
 		expect(quota.waitMs(reset + 60_000)).toBe(Number.POSITIVE_INFINITY);
-		quota.ended(alone, told(9, reset + 1_000), 0);
+		quota.ended(alone, told(9, reset + 1_000), 0, reset);
 		expect(startAll(quota, reset)).toHaveLength(5);
 	});
 
 	it('after the reset, an answer without a word of the quota ends it: nothing is held back', () => {
 		const quota = new Quota();
-		quota.ended(quota.start(), told(0, T0), 0);
+		quota.ended(quota.start(), told(0, T0), 0, T0);
 		const [alone] = startAll(quota, T0 + RESET_MARGIN_MS);
 		// An older request's answer, without a word, tells nothing of the quota after the reset.
-		quota.ended(alone - 1, undefined, 1);
+		quota.ended(alone - 1, undefined, 1, T0 + RESET_MARGIN_MS);
 		expect(quota.waitMs(T0 + RESET_MARGIN_MS)).toBe(Number.POSITIVE_INFINITY);
-		quota.ended(alone, undefined, 0);
+		quota.ended(alone, undefined, 0, T0 + RESET_MARGIN_MS);
 		expect(startAll(quota, T0 + RESET_MARGIN_MS)).toHaveLength(100);
 	});
 
 	it('after the reset, the request alone given back unused, or never answered, lets another go alone', () => {
 		const quota = new Quota();
-		quota.ended(quota.start(), told(0, T0), 0);
+		quota.ended(quota.start(), told(0, T0), 0, T0);
 		const now = T0 + RESET_MARGIN_MS;
 		const [unused] = startAll(quota, now);
 		quota.unused(unused);
@@ -118,25 +118,25 @@ describe('Quota', () => {
 
 	it('an answer read after the reset it told is a quota already reset: one request goes alone', () => {
 		const quota = new Quota();
-		quota.ended(quota.start(), told(0, T0 - 5_000), 0);
+		quota.ended(quota.start(), told(0, T0 - 5_000), 0, T0);
 		expect(startAll(quota, T0)).toHaveLength(1);
 	});
 
 	it('a reset told is taken as told until the request alone at it is turned away by the window before: from then on, a second late', () => {
 		const quota = new Quota();
-		quota.ended(quota.start(), told(0, T0), 0);
+		quota.ended(quota.start(), told(0, T0), 0, T0);
 		const [alone] = startAll(quota, T0);
 		// The service rounded its reset down: the window had half a second to go.
-		quota.ended(alone, told(0, T0 + 1_000), 0, true);
+		quota.ended(alone, told(0, T0 + 1_000), 0, T0, true);
 		expect(quota.waitMs(T0 + 1_000)).toBe(RESET_MARGIN_MS);
 		expect(quota.reset).toEqual({ at: T0 + 1_000 + RESET_MARGIN_MS, header: 'RateLimit' });
 	});
 
 	it('the request alone at a reset, turned away with a reset a window later, proves no reset early: others spent the new window', () => {
 		const quota = new Quota();
-		quota.ended(quota.start(), told(0, T0), 0);
+		quota.ended(quota.start(), told(0, T0), 0, T0);
 		const [alone] = startAll(quota, T0);
-		quota.ended(alone, told(0, T0 + 60_000), 0, true);
+		quota.ended(alone, told(0, T0 + 60_000), 0, T0, true);
 		expect(quota.reset).toEqual({ at: T0 + 60_000, header: 'RateLimit' });
 	});
 });
@@ -147,7 +147,7 @@ describe('Quota shared with other clients', () => {
 	it('an answer telling more of the limit used than this process started reckons the clients (used ÷ its own): it takes half of its share', () => {
 		const quota = new Quota();
 		// One start of this process; 4 of 20 used: 4 clients. Of 16, its share is 4: half, 2.
-		quota.ended(quota.start(), told(16, T0 + 10_000, 20), 0);
+		quota.ended(quota.start(), told(16, T0 + 10_000, 20), 0, T0);
 		expect(startAll(quota, T0)).toHaveLength(2);
 	});
 
@@ -155,43 +155,52 @@ describe('Quota shared with other clients', () => {
 		const quota = new Quota();
 		vi.spyOn(Math, 'random').mockReturnValue(0.74);
 		// 4 clients; of 6, its share is 1.5: half, 0.75.
-		quota.ended(quota.start(), told(6, T0 + 10_000, 10), 0);
+		quota.ended(quota.start(), told(6, T0 + 10_000, 10), 0, T0);
 		const [next] = startAll(quota, T0);
-		quota.ended(next, told(6, T0 + 10_000, 10), 0);
+		quota.ended(next, told(6, T0 + 10_000, 10), 0, T0);
 		expect(startAll(quota, T0)).toHaveLength(1);
 		vi.spyOn(Math, 'random').mockReturnValue(0.75);
-		quota.ended(next + 1, told(6, T0 + 10_000, 10), 0);
+		quota.ended(next + 1, told(6, T0 + 10_000, 10), 0, T0);
 		expect(startAll(quota, T0)).toEqual([]);
 	});
 
 	it('a 429 to a request its budget had room for counts a second client', () => {
 		const quota = new Quota();
-		quota.ended(quota.start(), told(8, T0 + 10_000), 0);
+		quota.ended(quota.start(), told(8, T0 + 10_000), 0, T0);
 		const started = startAll(quota, T0);
 		expect(started).toHaveLength(4);
-		quota.ended(started[0], told(0, T0 + 10_000), 3, true);
+		quota.ended(started[0], told(0, T0 + 10_000), 3, T0, true);
 		// In the next window, alone it would take half of 6: 3. With two, half its share: 1.5, one
 		// and a chance of one.
 		const next = T0 + 10_000;
 		const [alone] = startAll(quota, next);
 		vi.spyOn(Math, 'random').mockReturnValue(0.99);
-		quota.ended(alone, told(6, next + 10_000), 0);
+		quota.ended(alone, told(6, next + 10_000), 0, next);
 		expect(startAll(quota, next)).toHaveLength(1);
 	});
 
 	it('the clients reckoned in a window hold in the next, and end with it', () => {
 		const quota = new Quota();
-		quota.ended(quota.start(), told(0, T0, 4), 0);
-		// The window after: used 4 of 4 at this process's first request: 4 clients.
-		quota.ended(startAll(quota, T0)[0], told(16, T0 + 10_000, 20), 0);
+		vi.spyOn(Math, 'random').mockReturnValue(0.99);
+		quota.ended(quota.start(), told(0, T0), 0, T0);
+		// The window after: 4 of 20 used at this process's first request in it: 4 clients.
+		quota.ended(startAll(quota, T0)[0], told(16, T0 + 10_000, 20), 0, T0);
 		expect(startAll(quota, T0)).toHaveLength(2);
 		const next = T0 + 10_000;
-		quota.ended(startAll(quota, next)[0], told(19, next + 10_000, 20), 0);
+		quota.ended(startAll(quota, next)[0], told(19, next + 10_000, 20), 0, next);
 		// Alone in this window, but 4 in the last: half of 19 ÷ 4, 2 and a chance of one.
-		vi.spyOn(Math, 'random').mockReturnValue(0.99);
 		expect(startAll(quota, next)).toHaveLength(2);
 		const after = next + 10_000;
-		quota.ended(startAll(quota, after)[0], told(19, after + 10_000, 20), 0);
+		quota.ended(startAll(quota, after)[0], told(19, after + 10_000, 20), 0, after);
 		expect(startAll(quota, after)).toHaveLength(10);
+	});
+
+	it('no share of a quota that resets later than the node waits: half of the budget goes, as alone', () => {
+		const quota = new Quota();
+		// 4 clients; 3 remain until a reset an hour away. A share would hold this process back to
+		// nothing, and the gate would fail its items unsent while the quota has room for them.
+		vi.spyOn(Math, 'random').mockReturnValue(0.99);
+		quota.ended(quota.start(), told(3, T0 + 3_600_000, 7), 0, T0);
+		expect(startAll(quota, T0)).toHaveLength(2);
 	});
 });
