@@ -173,10 +173,9 @@ function draftReading(headers: IDataObject, now: number): QuotaReading | undefin
 		// Without `t`, the policy's window is the longest the quota can take to come back.
 		const seconds = t ? count(t) : policy?.windowSeconds;
 		if (seconds === undefined) continue;
-		const resetAt = now + seconds * 1000;
 		readings.push({
 			remaining,
-			resetAt,
+			resetAt: now + seconds * 1000,
 			header: 'RateLimit',
 			...(policy && { limit: policy.quota }),
 		});
