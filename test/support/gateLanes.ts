@@ -4,7 +4,7 @@
  */
 import { afterEach, beforeEach, vi } from 'vitest';
 
-import { ExecutionLane } from '../../nodes/TriggerAutomation/sending/serviceGate';
+import { ExecutionLane } from '../../nodes/TriggerAutomation/sending/executionLane';
 import type { Attempt } from '../../nodes/TriggerAutomation/request/attempt';
 import { rateLimited } from './failures';
 

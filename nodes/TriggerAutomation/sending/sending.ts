@@ -7,7 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import type { Attempt } from '../request/attempt';
-import { ExecutionLane } from './serviceGate';
+import { ExecutionLane } from './executionLane';
 import type { WaitTally } from './waitTally';
 
 /** An item's way to the service, under the Sending mode chosen. */
