@@ -77,15 +77,27 @@ export function nodeBinary(major: number): string {
 	return binary;
 }
 
+const portsGiven = new Set<number>();
+
+/**
+ * A port free on 127.0.0.1, never one this process was given before: a port just closed is free
+ * again at once, and two asked for in a row (n8n's and its task broker's) could be the same one.
+ */
 export async function freePort(): Promise<number> {
-	return await new Promise((resolve, reject) => {
-		const server = createServer();
-		server.once('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address() as { port: number };
-			server.close(() => resolve(port));
+	for (;;) {
+		const port = await new Promise<number>((resolve, reject) => {
+			const server = createServer();
+			server.once('error', reject);
+			server.listen(0, '127.0.0.1', () => {
+				const { port } = server.address() as { port: number };
+				server.close(() => resolve(port));
+			});
 		});
-	});
+		if (!portsGiven.has(port)) {
+			portsGiven.add(port);
+			return port;
+		}
+	}
 }
 
 let tarball: string | undefined;
