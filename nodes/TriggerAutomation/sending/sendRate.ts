@@ -11,13 +11,6 @@ export const SHORT_PAUSE_MS = 100;
 /** Rate/s added per accepted answer while the rate holds starts back: ×e^GROWTH per second. */
 export const GROWTH = 0.5;
 /**
- * Within GENTLE_MS of a push-back, each accepted answer adds at most this part of the rate: below
- * 10/s one answer says little, and a limit shared with other clients is near (×1.07 a second at
- * 1.25/s, a fourth of 5/s). Then GROWTH again: room another client left is taken within seconds.
- */
-export const GROWTH_PART = 0.05;
-export const GENTLE_MS = 5000;
-/**
  * Back from a busy spell with no rate known: starts per round trip each accepted answer adds, from
  * one per round trip: ×1.25 a round trip, so the first 429 comes at a rate a few times the limit's.
  */
@@ -70,8 +63,7 @@ export class SendRate {
 	 * Accepted: back from a busy pause, the rate from before at once, or with none known (busy from
 	 * the first request), one start per round trip and RAMP_UP more per answer until the next
 	 * push-back; else at least what the service accepted since the last pause, and while the rate
-	 * holds starts back, GROWTH more per answer (within GENTLE_MS of a push-back, at most
-	 * GROWTH_PART of the rate).
+	 * holds starts back, GROWTH more per answer.
 	 */
 	acceptedOne(sentAt: number, now: number): void {
 		this.accepted++;
@@ -92,11 +84,7 @@ export class SendRate {
 			this.perSecond = Math.max(this.perSecond, ((this.accepted - 1) * 1000) / counted);
 		}
 		if (now - this.heldBackAt >= 1000) return;
-		this.perSecond += this.rampingUp
-			? (RAMP_UP * 1000) / roundTripMs
-			: now - this.decreasedAt < GENTLE_MS
-				? Math.min(GROWTH, GROWTH_PART * this.perSecond)
-				: GROWTH;
+		this.perSecond += this.rampingUp ? (RAMP_UP * 1000) / roundTripMs : GROWTH;
 	}
 
 	/**
