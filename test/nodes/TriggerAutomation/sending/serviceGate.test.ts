@@ -10,7 +10,7 @@ import { MAX_IN_FLIGHT, MAX_WAIT_MS } from '../../../../nodes/TriggerAutomation/
 import { askedToWait, quotaSpent } from '../../../../nodes/TriggerAutomation/answer/rateLimited';
 import { ExecutionLane } from '../../../../nodes/TriggerAutomation/sending/executionLane';
 import {
-	FIRST_ANSWER_WAIT_MS,
+	FIRST_CONTACT_WAIT_MS,
 	FIRST_CONTACT_MS,
 	STARTS_PER_TICK,
 } from '../../../../nodes/TriggerAutomation/sending/serviceGate';
@@ -108,7 +108,7 @@ describe('ServiceGate', () => {
 		lane.close();
 	});
 
-	it("first contact: the first execution's requests go, others' within FIRST_CONTACT_MS too; later ones wait for the service's first answer", async () => {
+	it("first contact: the first execution's requests go, others' within FIRST_CONTACT_MS too; later ones wait until a request has ended (here, answered)", async () => {
 		const service = newService();
 		const [a, b, c] = [0, 1, 2].map(() => new ExecutionLane(service, undefined));
 		const log: string[] = [];
@@ -129,14 +129,14 @@ describe('ServiceGate', () => {
 		for (const lane of [a, b, c]) lane.close();
 	});
 
-	it('first contact: with no answer, a later execution waits FIRST_ANSWER_WAIT_MS from the first request, no longer', async () => {
+	it('first contact: with no request ended, a later execution waits FIRST_CONTACT_WAIT_MS from the first request, no longer', async () => {
 		const service = newService();
 		const [a, b] = [0, 1].map(() => new ExecutionLane(service, undefined));
 		const log: string[] = [];
 		const a0 = request(a, log, 'a0');
 		await vi.advanceTimersByTimeAsync(FIRST_CONTACT_MS + 1);
 		const b0 = request(b, log, 'b0');
-		await vi.advanceTimersByTimeAsync(FIRST_ANSWER_WAIT_MS - FIRST_CONTACT_MS - 2);
+		await vi.advanceTimersByTimeAsync(FIRST_CONTACT_WAIT_MS - FIRST_CONTACT_MS - 2);
 		expect(log).toEqual(['a0']);
 		await vi.advanceTimersByTimeAsync(1);
 		expect(log).toEqual(['a0', 'b0']);
