@@ -14,13 +14,6 @@ import { SendRate } from './sendRate';
 
 /** Starts per tick of the event loop: between ticks it reads answers, so a 429 is heard early. */
 export const STARTS_PER_TICK = 8;
-/**
- * First contact with a service: the first execution's requests, and any other's that start within
- * FIRST_CONTACT_MS of the first, go at once; later ones wait until a request has ended (its answer
- * may say to hold back), at most FIRST_CONTACT_WAIT_MS from the first request.
- */
-export const FIRST_CONTACT_MS = 20;
-export const FIRST_CONTACT_WAIT_MS = 1000;
 
 /**
  * The service said nothing more goes to it before `until`, longer than the node waits: by a
@@ -55,9 +48,6 @@ export class ServiceGate {
 	private timerAt = 0;
 	/** Starts since an answer was last read or the gate's timer fired: at most STARTS_PER_TICK. */
 	private starts = 0;
-	/** The first request's execution and start; `firstEnded` once any request has ended. */
-	private firstContact: { lane: Lane; at: number } | undefined;
-	private firstEnded = false;
 
 	join(lane: Lane): void {
 		if (this.lanes.length === 0 && this.inFlight === 0) this.rate.restart(Date.now());
@@ -84,7 +74,6 @@ export class ServiceGate {
 		}
 		const { sentAt, attempt } = ended;
 		this.starts = 0;
-		this.firstEnded = true;
 		const now = Date.now();
 		const rateLimited = 'failure' in attempt && attempt.failure.code === 'rate_limited';
 		this.quota.ended(start, attempt.quota, this.inFlight, now, rateLimited);
@@ -124,25 +113,13 @@ export class ServiceGate {
 	}
 
 	/**
-	 * Whether `lane` waits for the first request to end (FIRST_CONTACT_MS). With none in flight,
-	 * none is going to.
-	 */
-	private waitsForFirstEnd(lane: Lane, now: number): boolean {
-		const first = this.firstContact;
-		if (!first || this.firstEnded || this.inFlight === 0 || lane === first.lane) return false;
-		return now - first.at > FIRST_CONTACT_MS && now < first.at + FIRST_CONTACT_WAIT_MS;
-	}
-
-	/**
 	 * Lets waiting items go, one per execution in rotation, while the quota, the rate and MAX_IN_FLIGHT
 	 * allow.
 	 */
 	dispatch(): void {
 		const now = Date.now();
 		while (this.inFlight < MAX_IN_FLIGHT) {
-			const at = this.lanes.findIndex(
-				(lane) => lane.ready(now) && !this.waitsForFirstEnd(lane, now),
-			);
+			const at = this.lanes.findIndex((lane) => lane.ready(now));
 			if (at === -1) break;
 			if (this.starts >= STARTS_PER_TICK) return this.wakeIn(0);
 			const waitMs = this.waitMs(now);
@@ -153,13 +130,9 @@ export class ServiceGate {
 			this.lanes.push(lane);
 			this.inFlight++;
 			this.starts++;
-			this.firstContact ??= { lane, at: now };
 			lane.grant(now, this.quota.start());
 		}
 		const due = this.lanes.map((lane) => lane.resendAt).filter((at) => at > now && at < Infinity);
-		if (this.lanes.some((lane) => lane.ready(now) && this.waitsForFirstEnd(lane, now))) {
-			due.push(this.firstContact!.at + FIRST_CONTACT_WAIT_MS);
-		}
 		if (due.length > 0) this.wakeIn(Math.min(...due) - now);
 	}
 

@@ -9,11 +9,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { MAX_IN_FLIGHT, MAX_WAIT_MS } from '../../../../nodes/TriggerAutomation/limits';
 import { askedToWait, quotaSpent } from '../../../../nodes/TriggerAutomation/answer/rateLimited';
 import { ExecutionLane } from '../../../../nodes/TriggerAutomation/sending/executionLane';
-import {
-	FIRST_CONTACT_WAIT_MS,
-	FIRST_CONTACT_MS,
-	STARTS_PER_TICK,
-} from '../../../../nodes/TriggerAutomation/sending/serviceGate';
+import { STARTS_PER_TICK } from '../../../../nodes/TriggerAutomation/sending/serviceGate';
 import {
 	accepted,
 	acceptedTelling,
@@ -106,42 +102,6 @@ describe('ServiceGate', () => {
 		await vi.advanceTimersByTimeAsync(0);
 		expect(log).toHaveLength(3 * STARTS_PER_TICK);
 		lane.close();
-	});
-
-	it("first contact: the first execution's requests go, others' within FIRST_CONTACT_MS too; later ones wait until a request has ended (here, answered)", async () => {
-		const service = newService();
-		const [a, b, c] = [0, 1, 2].map(() => new ExecutionLane(service, undefined));
-		const log: string[] = [];
-		const a0 = request(a, log, 'a0');
-		await vi.advanceTimersByTimeAsync(FIRST_CONTACT_MS);
-		const b0 = request(b, log, 'b0');
-		await microtasks();
-		expect(log).toEqual(['a0', 'b0']);
-		await vi.advanceTimersByTimeAsync(1);
-		const c0 = request(c, log, 'c0');
-		const a1 = request(a, log, 'a1');
-		await vi.advanceTimersByTimeAsync(100);
-		expect(log).toEqual(['a0', 'b0', 'a1']);
-		a0.answer(accepted);
-		await a0.done;
-		expect(log).toEqual(['a0', 'b0', 'a1', 'c0']);
-		for (const pending of [b0, c0, a1]) pending.answer(accepted);
-		for (const lane of [a, b, c]) lane.close();
-	});
-
-	it('first contact: with no request ended, a later execution waits FIRST_CONTACT_WAIT_MS from the first request, no longer', async () => {
-		const service = newService();
-		const [a, b] = [0, 1].map(() => new ExecutionLane(service, undefined));
-		const log: string[] = [];
-		const a0 = request(a, log, 'a0');
-		await vi.advanceTimersByTimeAsync(FIRST_CONTACT_MS + 1);
-		const b0 = request(b, log, 'b0');
-		await vi.advanceTimersByTimeAsync(FIRST_CONTACT_WAIT_MS - FIRST_CONTACT_MS - 2);
-		expect(log).toEqual(['a0']);
-		await vi.advanceTimersByTimeAsync(1);
-		expect(log).toEqual(['a0', 'b0']);
-		for (const pending of [a0, b0]) pending.answer(accepted);
-		for (const lane of [a, b]) lane.close();
 	});
 
 	it('no timer runs while an execution only waits for answers', async () => {
