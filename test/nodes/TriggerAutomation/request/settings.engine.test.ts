@@ -8,13 +8,28 @@ import { NODE_NAME } from '../../../support/workflows';
 
 const { receiver, run } = engineReceiver();
 
-/** A service that notes the most requests it had in flight at once. */
-function concurrencyProbe(delayMs: number) {
+/**
+ * A service that notes the most requests it had in flight at once. With `holdFor`, it answers none
+ * until that many are in flight (or 5 s passed): on a loaded machine the first answers could
+ * otherwise go out before the last requests of one batch arrive.
+ */
+function concurrencyProbe(delayMs: number, holdFor = 0) {
 	let inFlight = 0;
 	let peak = 0;
+	const waiting: Array<() => void> = [];
 	const responder: Responder = async (request, res) => {
 		inFlight++;
 		peak = Math.max(peak, inFlight);
+		if (peak < holdFor) {
+			await new Promise<void>((release) => {
+				const timer = setTimeout(release, 5000);
+				waiting.push(() => {
+					clearTimeout(timer);
+					release();
+				});
+			});
+		}
+		for (const release of waiting.splice(0)) release();
 		await new Promise((done) => setTimeout(done, delayMs));
 		inFlight--;
 		acceptWithJson(request, res, undefined as never);
@@ -35,7 +50,7 @@ describe('Options → Sending and Batching, read as the HTTP Request node users 
 	});
 
 	it('Batching added without Sending means Fixed Batches, as in the HTTP Request node: with 3 items per batch, at most 3 requests are in flight, and all 7 items are sent', async () => {
-		const probe = concurrencyProbe(30);
+		const probe = concurrencyProbe(30, 3);
 		receiver.respondWith(probe.responder);
 		const result = await run(
 			{
@@ -51,7 +66,7 @@ describe('Options → Sending and Batching, read as the HTTP Request node users 
 	});
 
 	it('Items per Batch -1 sends every item in one batch', async () => {
-		const probe = concurrencyProbe(30);
+		const probe = concurrencyProbe(30, 9);
 		receiver.respondWith(probe.responder);
 		await run(
 			{
