@@ -14,6 +14,12 @@ import { SendRate } from './sendRate';
 
 /** Starts per tick of the event loop: between ticks it reads answers, so a 429 is heard early. */
 export const STARTS_PER_TICK = 8;
+/**
+ * First contact with a service, until it pushes back or tells a quota and at most this long from
+ * the first request: the first execution's requests go at once, the other executions' two for each
+ * accepted answer (twice as many each round trip). Another n8n process may have spent the limit.
+ */
+export const FIRST_CONTACT_MS = 1000;
 
 /**
  * The service said nothing more goes to it before `until`, longer than the node waits: by a
@@ -48,6 +54,10 @@ export class ServiceGate {
 	private timerAt = 0;
 	/** Starts since an answer was last read or the gate's timer fired: at most STARTS_PER_TICK. */
 	private starts = 0;
+	/** The first request's execution and start, and the other executions' starts since. */
+	private firstContact: { lane: Lane; at: number; others: number } | undefined;
+	/** The service has pushed back or told a quota: first contact is over. */
+	private heard = false;
 
 	join(lane: Lane): void {
 		if (this.lanes.length === 0 && this.inFlight === 0) this.rate.restart(Date.now());
@@ -74,6 +84,7 @@ export class ServiceGate {
 		}
 		const { sentAt, attempt } = ended;
 		this.starts = 0;
+		if (attempt.quota || ('failure' in attempt && attempt.failure.pushBack)) this.heard = true;
 		const now = Date.now();
 		const rateLimited = 'failure' in attempt && attempt.failure.code === 'rate_limited';
 		this.quota.ended(start, attempt.quota, this.inFlight, now, rateLimited);
@@ -112,6 +123,15 @@ export class ServiceGate {
 		return quotaMs > 0 ? quotaMs : this.rate.waitMs(now);
 	}
 
+	/** Whether `lane` waits for more accepted answers in first contact (FIRST_CONTACT_MS). */
+	private heldInFirstContact(lane: Lane, now: number): boolean {
+		const first = this.firstContact;
+		if (!first || this.heard || lane === first.lane || now >= first.at + FIRST_CONTACT_MS) {
+			return false;
+		}
+		return first.others >= 2 * this.accepted;
+	}
+
 	/**
 	 * Lets waiting items go, one per execution in rotation, while the quota, the rate and MAX_IN_FLIGHT
 	 * allow.
@@ -119,7 +139,9 @@ export class ServiceGate {
 	dispatch(): void {
 		const now = Date.now();
 		while (this.inFlight < MAX_IN_FLIGHT) {
-			const at = this.lanes.findIndex((lane) => lane.ready(now));
+			const at = this.lanes.findIndex(
+				(lane) => lane.ready(now) && !this.heldInFirstContact(lane, now),
+			);
 			if (at === -1) break;
 			if (this.starts >= STARTS_PER_TICK) return this.wakeIn(0);
 			const waitMs = this.waitMs(now);
@@ -130,9 +152,14 @@ export class ServiceGate {
 			this.lanes.push(lane);
 			this.inFlight++;
 			this.starts++;
+			this.firstContact ??= { lane, at: now, others: 0 };
+			if (lane !== this.firstContact.lane) this.firstContact.others++;
 			lane.grant(now, this.quota.start());
 		}
 		const due = this.lanes.map((lane) => lane.resendAt).filter((at) => at > now && at < Infinity);
+		if (this.lanes.some((lane) => lane.ready(now) && this.heldInFirstContact(lane, now))) {
+			due.push(this.firstContact!.at + FIRST_CONTACT_MS);
+		}
 		if (due.length > 0) this.wakeIn(Math.min(...due) - now);
 	}
 

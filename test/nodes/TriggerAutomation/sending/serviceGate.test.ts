@@ -9,13 +9,17 @@ import { describe, expect, it, vi } from 'vitest';
 import { MAX_IN_FLIGHT, MAX_WAIT_MS } from '../../../../nodes/TriggerAutomation/limits';
 import { askedToWait, quotaSpent } from '../../../../nodes/TriggerAutomation/answer/rateLimited';
 import { ExecutionLane } from '../../../../nodes/TriggerAutomation/sending/executionLane';
-import { STARTS_PER_TICK } from '../../../../nodes/TriggerAutomation/sending/serviceGate';
+import {
+	FIRST_CONTACT_MS,
+	STARTS_PER_TICK,
+} from '../../../../nodes/TriggerAutomation/sending/serviceGate';
 import {
 	accepted,
 	acceptedTelling,
 	holdTheClock,
 	microtasks,
 	newService,
+	refused,
 	request,
 	turnedAway,
 } from '../../../support/gateLanes';
@@ -102,6 +106,58 @@ describe('ServiceGate', () => {
 		await vi.advanceTimersByTimeAsync(0);
 		expect(log).toHaveLength(3 * STARTS_PER_TICK);
 		lane.close();
+	});
+
+	it("first contact: the first execution's requests go at once, the others' two for each accepted answer, until the service pushes back", async () => {
+		const service = newService();
+		const [a, b] = [0, 1].map(() => new ExecutionLane(service, undefined));
+		const log: string[] = [];
+		const as = [0, 1, 2].map((k) => request(a, log, `a${k}`));
+		const bs = [0, 1, 2, 3, 4, 5].map((k) => request(b, log, `b${k}`));
+		await vi.advanceTimersByTimeAsync(100);
+		expect(log).toEqual(['a0', 'a1', 'a2']);
+		as[0].answer(accepted);
+		await as[0].done;
+		expect(log).toEqual(['a0', 'a1', 'a2', 'b0', 'b1']);
+		as[1].answer(accepted);
+		await as[1].done;
+		expect(log.slice(5)).toEqual(['b2', 'b3']);
+		// A push-back ends it: what follows is the rate's (a pause of 0.1 s with no Retry-After).
+		as[2].answer(refused());
+		await as[2].done;
+		await vi.advanceTimersByTimeAsync(100);
+		expect(log.slice(7)).toEqual(['b4']);
+		for (const pending of bs) pending.answer(accepted);
+		for (const lane of [a, b]) lane.close();
+	});
+
+	it('first contact ends FIRST_CONTACT_MS after the first request, with no answer yet', async () => {
+		const service = newService();
+		const [a, b] = [0, 1].map(() => new ExecutionLane(service, undefined));
+		const log: string[] = [];
+		const a0 = request(a, log, 'a0');
+		const bs = [0, 1, 2].map((k) => request(b, log, `b${k}`));
+		await vi.advanceTimersByTimeAsync(FIRST_CONTACT_MS - 1);
+		expect(log).toEqual(['a0']);
+		await vi.advanceTimersByTimeAsync(1);
+		expect(log).toEqual(['a0', 'b0', 'b1', 'b2']);
+		for (const pending of [a0, ...bs]) pending.answer(accepted);
+		for (const lane of [a, b]) lane.close();
+	});
+
+	it('first contact ends with an answer that tells a quota: the quota holds back from then on', async () => {
+		const service = newService();
+		const [a, b] = [0, 1].map(() => new ExecutionLane(service, undefined));
+		const log: string[] = [];
+		const a0 = request(a, log, 'a0');
+		const bs = [0, 1, 2, 3, 4].map((k) => request(b, log, `b${k}`));
+		await microtasks();
+		a0.answer(acceptedTelling(100, 60_000));
+		await a0.done;
+		await microtasks();
+		expect(log).toEqual(['a0', 'b0', 'b1', 'b2', 'b3', 'b4']);
+		for (const pending of bs) pending.answer(accepted);
+		for (const lane of [a, b]) lane.close();
 	});
 
 	it('no timer runs while an execution only waits for answers', async () => {
