@@ -80,7 +80,8 @@ export class SendRate {
 		if (this.perSecond === Number.POSITIVE_INFINITY || now < this.pausedUntil) return;
 		const counted = now - this.countingSince;
 		if (counted >= DELIVERY_WINDOW_MS) {
-			this.perSecond = Math.max(this.perSecond, (this.accepted * 1000) / counted);
+			// The first of them started as the count did: n answers tell of n − 1 intervals.
+			this.perSecond = Math.max(this.perSecond, ((this.accepted - 1) * 1000) / counted);
 		}
 		if (now - this.heldBackAt >= 1000) return;
 		this.perSecond += this.rampingUp ? (RAMP_UP * 1000) / roundTripMs : GROWTH;
