@@ -11,11 +11,6 @@ export const SHORT_PAUSE_MS = 100;
 /** Rate/s added per accepted answer while the rate holds starts back: ×e^GROWTH per second. */
 export const GROWTH = 0.5;
 /**
- * After a push-back, growth comes back over this long, as the square of the time since: near the
- * rate the service just refused, a limit shared with other clients is near.
- */
-export const REGROWTH_MS = 3000;
-/**
  * Back from a busy spell with no rate known: starts per round trip each accepted answer adds, from
  * one per round trip: ×1.25 a round trip, so the first 429 comes at a rate a few times the limit's.
  */
@@ -68,7 +63,7 @@ export class SendRate {
 	 * Accepted: back from a busy pause, the rate from before at once, or with none known (busy from
 	 * the first request), one start per round trip and RAMP_UP more per answer until the next
 	 * push-back; else at least what the service accepted since the last pause, and while the rate
-	 * holds starts back, GROWTH more per answer (less within REGROWTH_MS of a push-back).
+	 * holds starts back, GROWTH more per answer.
 	 */
 	acceptedOne(sentAt: number, now: number): void {
 		this.accepted++;
@@ -89,8 +84,7 @@ export class SendRate {
 			this.perSecond = Math.max(this.perSecond, ((this.accepted - 1) * 1000) / counted);
 		}
 		if (now - this.heldBackAt >= 1000) return;
-		if (this.rampingUp) this.perSecond += (RAMP_UP * 1000) / roundTripMs;
-		else this.perSecond += GROWTH * Math.min(1, ((now - this.decreasedAt) / REGROWTH_MS) ** 2);
+		this.perSecond += this.rampingUp ? (RAMP_UP * 1000) / roundTripMs : GROWTH;
 	}
 
 	/**
