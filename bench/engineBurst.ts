@@ -66,16 +66,18 @@ export async function measureEngineBursts(
 	return result;
 }
 
+/** `where`: how the machine was while they ran ("" quiet, else e.g. ", a CPU-bound process beside"). */
 export function engineBurstChecks(
 	scenarios: Scenario[],
 	result: Map<string, EngineBurstRun[]>,
+	where = '',
 ): Check[] {
 	return scenarios.map((scenario) => {
 		const runs = result.get(scenario.id)!;
 		const worst = Math.max(...runs.map((run) => run.informed / scenario.items));
 		const all = runs.every((run) => run.accepted === scenario.items && run.failed === 0);
 		return {
-			label: `(${scenario.id}) in the engine, the burst at once: every item accepted, informed 429s per item (worst round)`,
+			label: `(${scenario.id}) in the engine, the burst at once${where}: every item accepted, informed 429s per item (worst round)`,
 			result: `${all ? 'all' : 'not all'}, ${worst.toFixed(2)}`,
 			target: `all, ≤ ${MAX_INFORMED_PER_ITEM}`,
 			met: all && worst <= MAX_INFORMED_PER_ITEM,
@@ -92,7 +94,11 @@ export function engineBurstRows(
 		const of = (pick: (run: EngineBurstRun) => number) => summarize(runs.map(pick));
 		return [
 			`(${scenario.id}) ${scenario.executions} × ${scenario.items / scenario.executions}, ${scenario.label}`,
-			`${spread(of((run) => run.seconds), 1, ' s')}`,
+			`${spread(
+				of((run) => run.seconds),
+				1,
+				' s',
+			)}`,
 			`${num(of((run) => run.blind + run.informed).median)} (${num(of((run) => run.blind).median)}, ${num(of((run) => run.informed).median)})`,
 			(of((run) => run.informed).max / scenario.items).toFixed(2),
 		];

@@ -29,6 +29,7 @@ import { manyProcessesChecks, manyProcessesSection } from './manyProcessesReport
 import { QUEUE_SCENARIO, measureQueueMode } from './queueMode';
 import { queueModeChecks, queueModeSection } from './queueModeReport';
 import { APPS } from '../dev/n8nApp';
+import { besideCpuBound } from './cpuBeside';
 import { Production } from './production';
 import { CPU_GROUPS, profileSide } from './profile';
 import { Receiver } from './receiver';
@@ -71,7 +72,15 @@ const TARGET = {
 	loadMs: 5,
 };
 /** Parts `--only` can name besides the scenario ids (a … l, nginx, w2 … w4f) and i. */
-const PARTS = ['throughput', 'signing', 'memory', 'load', 'a-engine', 'burst-engine', QUEUE_SCENARIO.id];
+const PARTS = [
+	'throughput',
+	'signing',
+	'memory',
+	'load',
+	'a-engine',
+	'burst-engine',
+	QUEUE_SCENARIO.id,
+];
 const ENGINE_NO_LIMIT_DELAYS = [20, 50, 200, 500];
 const ENGINE_NO_LIMIT_RUNS = 3;
 const ENGINE_NO_LIMIT_TARGET = 1.0;
@@ -363,18 +372,27 @@ async function engineBurstPart(options: Options): Promise<Part> {
 	log(`the bursts ${scenarios.map((s) => s.id).join(', ')} in the engine, at once`);
 	const rounds = options.rounds ?? ENGINE_BURST_RUNS;
 	const receiver = await Receiver.start(SECRET);
-	const result = await measureEngineBursts(receiver, scenarios, rounds).finally(() =>
-		receiver.stop(),
-	);
+	const [quiet, beside] = await (async () => {
+		const quiet = await measureEngineBursts(receiver, scenarios, rounds);
+		log('the same, a CPU-bound process beside');
+		return [quiet, await besideCpuBound(() => measureEngineBursts(receiver, scenarios, rounds))];
+	})().finally(() => receiver.stop());
 	const head = ['Scenario', 'seconds', '429s (blind, informed)', 'informed per item (worst)'];
 	return {
-		checks: engineBurstChecks(scenarios, result),
+		checks: [
+			...engineBurstChecks(scenarios, quiet),
+			...engineBurstChecks(scenarios, beside, ', a CPU-bound process beside'),
+		],
 		section: `
 ### The limited bursts in the engine, all at once
 
 Trigger Automation at its defaults in n8n-core's engine in the bench's process (dev/engine.ts), every execution of the burst started in one tick, to a \`{base_url}\` new each round; the same receiver, ${SERVICE_DELAY_MS} ms answers, 429 with \`Retry-After: 1\` beyond the limit. 429s blind and informed as above. Median of ${rounds} rounds (min–max).
 
-${table(head, engineBurstRows(scenarios, result))}
+${table(head, engineBurstRows(scenarios, quiet))}
+
+The same, with other work on the machine: a Node process spinning a loop with no I/O beside (bench/cpuBeside.ts), one of the ${cpus().length} cores busy, so the bench process, the receiver and it share the rest.
+
+${table(head, engineBurstRows(scenarios, beside))}
 `,
 	};
 }
