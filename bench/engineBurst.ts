@@ -66,7 +66,7 @@ export async function measureEngineBursts(
 	return result;
 }
 
-/** `where`: how the machine was while they ran ("" quiet, else e.g. ", a CPU-bound process beside"). */
+/** `where`: how the machine was while they ran, for the label ("" when quiet). */
 export function engineBurstChecks(
 	scenarios: Scenario[],
 	result: Map<string, EngineBurstRun[]>,

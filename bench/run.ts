@@ -372,11 +372,14 @@ async function engineBurstPart(options: Options): Promise<Part> {
 	log(`the bursts ${scenarios.map((s) => s.id).join(', ')} in the engine, at once`);
 	const rounds = options.rounds ?? ENGINE_BURST_RUNS;
 	const receiver = await Receiver.start(SECRET);
-	const [quiet, beside] = await (async () => {
-		const quiet = await measureEngineBursts(receiver, scenarios, rounds);
+	let quiet, beside;
+	try {
+		quiet = await measureEngineBursts(receiver, scenarios, rounds);
 		log('the same, a CPU-bound process beside');
-		return [quiet, await besideCpuBound(() => measureEngineBursts(receiver, scenarios, rounds))];
-	})().finally(() => receiver.stop());
+		beside = await besideCpuBound(() => measureEngineBursts(receiver, scenarios, rounds));
+	} finally {
+		receiver.stop();
+	}
 	const head = ['Scenario', 'seconds', '429s (blind, informed)', 'informed per item (worst)'];
 	return {
 		checks: [
