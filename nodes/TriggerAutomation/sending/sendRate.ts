@@ -37,6 +37,13 @@ export class SendRate {
 	private heldBackAt = Number.NEGATIVE_INFINITY;
 	/** Back from a busy spell with no rate known: RAMP_UP per answer until the next push-back. */
 	private rampingUp = false;
+	/** The end of the last pause that learned a rate, and one interval at that rate. */
+	private resumed = { at: Number.NEGATIVE_INFINITY, intervalMs: 0 };
+	/**
+	 * A start in the first interval after such a pause was pushed back: the room that refilled during
+	 * the pause was spent meanwhile (other processes, a limiter that drains slower than the pause).
+	 */
+	private roomSpentInPauses = false;
 
 	constructor(now: number) {
 		this.refilledAt = this.countingSince = now;
@@ -93,6 +100,9 @@ export class SendRate {
 	 * push-back tell of the rate before it.
 	 */
 	pushedBack(sentAt: number, now: number, pauseMs = 0): void {
+		if (sentAt >= this.resumed.at && sentAt < this.resumed.at + this.resumed.intervalMs) {
+			this.roomSpentInPauses = true;
+		}
 		if (sentAt <= this.decreasedAt || now < this.pausedUntil) return;
 		this.decreasedAt = now;
 		this.rampingUp = false;
@@ -116,14 +126,20 @@ export class SendRate {
 
 	/**
 	 * A pause has ended: the rate is what was accepted from the last pause's end to this one's, or,
-	 * if nothing was (busy: no word on its rate), one request per pause until one is accepted.
+	 * if nothing was (busy: no word on its rate), one request per pause until one is accepted. The
+	 * first start goes at once, as a process alone finds the room whole; once the room was found spent
+	 * at a pause's end, after a pause that learned a rate it waits one interval at it.
 	 */
 	private resume(): void {
 		const end = this.pausedUntil;
 		const learned = (this.accepted * 1000) / Math.max(1, end - this.countingSince);
 		this.beforeBusy = this.accepted === 0 ? Math.max(this.beforeBusy, this.perSecond) : 0;
 		this.perSecond = Math.max(1000 / this.pauseMs, learned);
-		[this.pauseMs, this.tokens, this.refilledAt] = [0, 1, end];
+		const learnedOne = this.accepted > 0;
+		const at = learnedOne ? end : Number.NEGATIVE_INFINITY;
+		this.resumed = { at, intervalMs: 1000 / this.perSecond };
+		const tokens = learnedOne && this.roomSpentInPauses ? 0 : 1;
+		[this.pauseMs, this.tokens, this.refilledAt] = [0, tokens, end];
 		this.count(end);
 	}
 }

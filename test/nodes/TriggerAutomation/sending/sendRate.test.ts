@@ -92,6 +92,33 @@ describe('SendRate', () => {
 		expect(rate.perSecond).toBe(40);
 	});
 
+	it('once a start at the end of a pause that learned a rate is pushed back (others spent the room meanwhile), the first start after every such pause waits one interval at the rate', () => {
+		/** Learned 10/s at a pause that ended at 1000; then pushed back for a request sent at `sentAt`. */
+		const pushedBackAfter = (sentAt: number) => {
+			const rate = learned(10);
+			// Two answers to requests sent before that pause's end: a rate to learn at the next.
+			rate.acceptedOne(990, 1040);
+			rate.acceptedOne(995, 1045);
+			rate.pushedBack(sentAt, 1050, 1000);
+			return rate;
+		};
+		// The request pushed back was sent before the pause's end: the next pause's end gives a start.
+		const before = pushedBackAfter(999);
+		expect(before.waitMs(2050)).toBe(0);
+		// It was the start at the pause's end (learned() took it at 1000): the next one waits.
+		const atEnd = pushedBackAfter(1000);
+		expect(atEnd.waitMs(2050)).toBe(Math.ceil(1000 / atEnd.perSecond));
+		expect(atEnd.perSecond).toBeCloseTo(2 / 1.05, 5);
+		// And after every later pause that learned a rate.
+		atEnd.acceptedOne(2600, 2650);
+		atEnd.pushedBack(2610, 2700, 1000);
+		expect(atEnd.waitMs(3700)).toBeGreaterThan(0);
+		// A busy pause (nothing accepted during it) still probes at once.
+		atEnd.pushedBack(3800, 3800, 1000);
+		expect(atEnd.waitMs(4800)).toBe(0);
+		expect(atEnd.perSecond).toBe(1);
+	});
+
 	it('a service busy from the first request: from the first one accepted after the pause, one start per round trip, and each answer adds RAMP_UP starts per round trip until the next push-back', () => {
 		const rate = new SendRate(0);
 		rate.pushedBack(0, 1, 1000);
