@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 
-/** Runs `run` while a CPU-bound process spins beside it; the process is ended however it ends. */
+/** Runs `run` while a CPU-bound process spins beside it; that process has ended when this returns. */
 export async function besideCpuBound<T>(run: () => Promise<T>): Promise<T> {
 	const spinner = spawn(
 		process.execPath,
@@ -14,11 +14,13 @@ export async function besideCpuBound<T>(run: () => Promise<T>): Promise<T> {
 			stdio: ['ignore', 'pipe', 'inherit'],
 		},
 	);
+	const exited = once(spinner, 'exit');
 	try {
 		// Measured from its first turn of the loop, not from its start-up.
 		await once(spinner.stdout, 'data');
 		return await run();
 	} finally {
 		spinner.kill('SIGKILL');
+		await exited;
 	}
 }

@@ -94,11 +94,11 @@ export function engineBurstRows(
 		const of = (pick: (run: EngineBurstRun) => number) => summarize(runs.map(pick));
 		return [
 			`(${scenario.id}) ${scenario.executions} × ${scenario.items / scenario.executions}, ${scenario.label}`,
-			`${spread(
+			spread(
 				of((run) => run.seconds),
 				1,
 				' s',
-			)}`,
+			),
 			`${num(of((run) => run.blind + run.informed).median)} (${num(of((run) => run.blind).median)}, ${num(of((run) => run.informed).median)})`,
 			(of((run) => run.informed).max / scenario.items).toFixed(2),
 		];
