@@ -33,7 +33,10 @@ export class SendRate {
 	/** The rate before the service was busy, back at its first accepted answer after a pause. */
 	private beforeBusy = 0;
 	private decreasedAt = Number.NEGATIVE_INFINITY;
-	/** When the rate last held a start back: growth only while the rate is what limits. */
+	/**
+	 * When the rate last held a start back: growth only while the rate is what limits (under 1/s,
+	 * a start a second back is more than an interval ago: such a rate grows too).
+	 */
 	private heldBackAt = Number.NEGATIVE_INFINITY;
 	/** Back from a busy spell with no rate known: RAMP_UP per answer until the next push-back. */
 	private rampingUp = false;
@@ -90,7 +93,8 @@ export class SendRate {
 			// The first of them started as the count did: n answers tell of n − 1 intervals.
 			this.perSecond = Math.max(this.perSecond, ((this.accepted - 1) * 1000) / counted);
 		}
-		if (now - this.heldBackAt >= 1000) return;
+		// Held back within the last second, or, under 1/s, since the start before this one.
+		if (now - this.heldBackAt >= Math.max(1000, 1000 / this.perSecond + roundTripMs)) return;
 		this.perSecond += this.rampingUp ? (RAMP_UP * 1000) / roundTripMs : GROWTH;
 	}
 

@@ -161,6 +161,26 @@ describe('SendRate', () => {
 		expect(rate.perSecond).toBeLessThan(20 * Math.exp(GROWTH * 3));
 	});
 
+	it('under 1/s too, each accepted answer adds GROWTH while the rate holds starts back (asked, as the gate asks, at each answer and when its wait is over)', () => {
+		const rate = new SendRate(0);
+		rate.acceptedOne(0, 0);
+		// A Retry-After of 2 s (a quota's window, say) with one accepted: 0.5/s.
+		rate.pushedBack(0, 0, 2000);
+		let start = 2000;
+		expect(rate.waitMs(start)).toBe(0);
+		expect(rate.perSecond).toBe(0.5);
+		for (let k = 0; k < 4; k++) {
+			const answered = start + 50;
+			rate.acceptedOne(start, answered);
+			const waitMs = rate.waitMs(answered);
+			expect(waitMs).toBeGreaterThan(0);
+			start = answered + waitMs;
+			expect(rate.waitMs(start)).toBe(0);
+		}
+		// The first answer came before any start was held back.
+		expect(rate.perSecond).toBeCloseTo(0.5 + 3 * GROWTH, 5);
+	});
+
 	it('no growth while the rate holds nothing back: few items are no sign of room', () => {
 		const rate = learned(20);
 		for (let now = 1100; now < 11_000; now += 100) {
