@@ -14,6 +14,13 @@ import { tooLongToWait } from './resendPolicy';
  * whatever the rounding.
  */
 export const RESET_MARGIN_MS = 1000;
+/**
+ * A reset told in seconds rounded up comes up to a second after the window turns: once the request
+ * alone at it finds the next window already spent by others, resets are taken this much earlier,
+ * at most three times (750 ms), so that a process that only ever hears early in its window does
+ * not come late to every window after.
+ */
+export const RESET_STEP_MS = 250;
 
 /**
  * Why no 429 follows once an answer has told the quota, in one process: the budget is what the
@@ -30,12 +37,15 @@ export const RESET_MARGIN_MS = 1000;
  * and those in flight beside it) tells that others spend it, and so does a 429 saying none
  * remains for a request its budget had room for. The process then reckons the clients (used ÷
  * its own; at least 2 after such a 429; the most of this window and the last) and starts half of
- * its share of the budget; a part of one request is one as often as that part.
+ * its share of the budget; a part of one request is one as often as that part. The first word it
+ * hears has no window before it to reckon from: one request goes, whose answer tells. And since a
+ * process that is told every reset late comes to windows the others have spent, a window found
+ * spent at its reset moves later resets a step earlier (RESET_STEP_MS).
  */
 export class Quota {
 	/** Starts so far: the number of the next one. */
 	private starts = 0;
-	/** What the service said last, the reset with the margin; none told, or its reset passed. */
+	/** What the service said last, its reset moved as proved; none told, or its reset passed. */
 	private told: { remaining: number; resetAt: number; header: QuotaReading['header'] } | undefined;
 	/** Requests that may still start before the next answer tells the quota anew. */
 	private left = 0;
@@ -46,6 +56,10 @@ export class Quota {
 	private endedAt = 0;
 	/** Added to each reset told: 0 until one proved early, then RESET_MARGIN_MS. */
 	private margin = 0;
+	/** Taken from each reset told: RESET_STEP_MS for each time a window was found spent at its reset. */
+	private advance = 0;
+	/** A word of the quota was heard: the first has no window before it to reckon clients from. */
+	private heardBefore = false;
 	/** The number of this window's first start, to count this process's use in it. */
 	private windowFrom = 0;
 	/** Clients spending the quota, as this process reckons: in this window, and in the last. */
@@ -104,25 +118,40 @@ export class Quota {
 		if (this.budgeted.delete(n) && rateLimited && reading?.remaining === 0) {
 			this.clients = Math.max(this.clients, 2);
 		}
-		// The request alone at the reset, turned away by the window it was to follow: the service
-		// rounds its resets down (or its clock is behind): from now on they are taken a second late.
 		const atReset = this.probing && n >= this.probeFrom!;
-		// (A reset told further off is a window that others spent whole before it.)
-		if (atReset && rateLimited && reading && reading.resetAt <= this.endedAt + RESET_MARGIN_MS) {
-			this.margin = RESET_MARGIN_MS;
-		}
+		if (atReset && rateLimited && reading) this.turnedAwayAtReset(reading.resetAt);
 		// Fewer remaining than told, or the first word: the freshest the node knows. More remaining
 		// is an answer the service gave earlier (or a new window, met once the reset has passed).
 		if (reading && (!this.told || reading.remaining <= this.told.remaining)) {
 			this.reckonClients(n, reading, othersInFlight);
-			const resetAt = reading.resetAt + this.margin;
+			const resetAt = reading.resetAt + this.margin - this.advance;
 			this.told = { remaining: reading.remaining, resetAt, header: reading.header };
 			const farReset = tooLongToWait(reading.resetAt - now);
-			this.left = this.half(reading.remaining - othersInFlight, farReset);
+			const budget = this.half(reading.remaining - othersInFlight, farReset);
+			// Processes given their bursts together each hear the quota whole at first: one request,
+			// whose answer tells what the others spent meanwhile.
+			this.left = this.heardBefore ? budget : Math.min(budget, 1);
+			this.heardBefore = true;
 			[this.probeFrom, this.probing] = [undefined, false];
 		} else if (this.probeFrom !== undefined && n >= this.probeFrom) {
 			// Answered without a word of the quota: the service no longer tells it.
 			[this.probeFrom, this.probing] = [undefined, false];
+		}
+	}
+
+	/**
+	 * The request alone at a reset was turned away. By the window it was to follow (a reset told
+	 * within a second of the one passed), it went early: a reset taken early is taken a step later;
+	 * else the service rounds its resets down (or its clock is behind): from now on they are taken a
+	 * second late. By a window told further off, others spent the next window before it came: the
+	 * window turned before the reset told, rounded up: resets are taken a step earlier.
+	 */
+	private turnedAwayAtReset(resetAt: number): void {
+		if (resetAt <= this.endedAt + RESET_MARGIN_MS) {
+			if (this.advance > 0) this.advance -= RESET_STEP_MS;
+			else this.margin = RESET_MARGIN_MS;
+		} else if (this.margin === 0) {
+			this.advance = Math.min(RESET_MARGIN_MS - RESET_STEP_MS, this.advance + RESET_STEP_MS);
 		}
 	}
 

@@ -7,7 +7,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import type { QuotaReading } from '../../../../nodes/TriggerAutomation/answer/rateLimitHeaders';
-import { Quota, RESET_MARGIN_MS } from '../../../../nodes/TriggerAutomation/sending/quota';
+import {
+	Quota,
+	RESET_MARGIN_MS,
+	RESET_STEP_MS,
+} from '../../../../nodes/TriggerAutomation/sending/quota';
 
 const T0 = 1_000_000;
 const told = (remaining: number, resetAt: number, limit?: number): QuotaReading => ({
@@ -16,6 +20,13 @@ const told = (remaining: number, resetAt: number, limit?: number): QuotaReading 
 	header: 'RateLimit',
 	...(limit !== undefined && { limit }),
 });
+
+/** A quota that has heard its first word (request 0 answered, telling `remaining` of 100). */
+function heardOnce(remaining = 100, resetAt = T0 + 10_000): Quota {
+	const quota = new Quota();
+	quota.ended(quota.start(), told(remaining, resetAt), 0, T0);
+	return quota;
+}
 
 /** How many requests start at `now` before the quota holds them back (at most `most`). */
 function startAll(quota: Quota, now: number, most = 100): number[] {
@@ -33,8 +44,18 @@ describe('Quota', () => {
 		expect(quota.reset).toBeUndefined();
 	});
 
-	it('lets start half of what the service said remains (rounded up), less the requests in flight beside the answer, before the next answer tells it anew; then nothing until the reset', () => {
+	it('the first word has no window before it to reckon other clients from: one request goes, whose answer tells what they spent', () => {
 		const quota = new Quota();
+		quota.ended(quota.start(), told(9, T0 + 10_000, 10), 0, T0);
+		const started = startAll(quota, T0);
+		expect(started).toHaveLength(1);
+		// Only this process's two are counted: alone, half of 8.
+		quota.ended(started[0], told(8, T0 + 10_000, 10), 0, T0);
+		expect(startAll(quota, T0)).toHaveLength(4);
+	});
+
+	it('lets start half of what the service said remains (rounded up), less the requests in flight beside the answer, before the next answer tells it anew; then nothing until the reset', () => {
+		const quota = heardOnce();
 		const [first, second] = startAll(quota, T0, 3);
 		// Answered with 2 requests still in flight: they may not be counted in the 5 yet.
 		quota.ended(first, told(5, T0 + 10_000), 2, T0);
@@ -132,12 +153,36 @@ describe('Quota', () => {
 		expect(quota.reset).toEqual({ at: T0 + 1_000 + RESET_MARGIN_MS, header: 'RateLimit' });
 	});
 
-	it('the request alone at a reset, turned away with a reset a window later, proves no reset early: others spent the new window', () => {
+	it('the request alone at a reset, turned away by a window already spent (a reset a window later), came late: resets are taken a step earlier, up to three steps', () => {
 		const quota = new Quota();
 		quota.ended(quota.start(), told(0, T0), 0, T0);
-		const [alone] = startAll(quota, T0);
-		quota.ended(alone, told(0, T0 + 60_000), 0, T0, true);
-		expect(quota.reset).toEqual({ at: T0 + 60_000, header: 'RateLimit' });
+		let reset = T0;
+		for (const steps of [1, 2, 3, 3]) {
+			const [alone] = startAll(quota, reset);
+			// Others spent the window that began before the reset told (rounded up to the second).
+			quota.ended(alone, told(0, reset + 2_000), 0, reset, true);
+			expect(quota.reset).toEqual({
+				at: reset + 2_000 - steps * RESET_STEP_MS,
+				header: 'RateLimit',
+			});
+			reset = quota.reset!.at;
+		}
+		expect(quota.marginMs).toBe(0);
+	});
+
+	it('a reset taken a step early, and the request alone at it turned away by the window it was to follow, is taken a step later again before any margin', () => {
+		const quota = new Quota();
+		quota.ended(quota.start(), told(0, T0), 0, T0);
+		quota.ended(startAll(quota, T0)[0], told(0, T0 + 2_000), 0, T0, true);
+		const early = T0 + 2_000 - RESET_STEP_MS;
+		expect(quota.reset?.at).toBe(early);
+		// Too early: the window it followed had 300 ms to go.
+		quota.ended(startAll(quota, early)[0], told(0, early + 1_000), 0, early, true);
+		expect(quota.reset?.at).toBe(early + 1_000);
+		expect(quota.marginMs).toBe(0);
+		// Too early again, with no step left to take back: the service rounds its resets down.
+		quota.ended(startAll(quota, early + 1_000)[0], told(0, early + 1_500), 0, early + 1_000, true);
+		expect(quota.reset?.at).toBe(early + 1_500 + RESET_MARGIN_MS);
 	});
 });
 
@@ -145,9 +190,9 @@ describe('Quota shared with other clients', () => {
 	afterEach(() => vi.restoreAllMocks());
 
 	it('an answer telling more of the limit used than this process started reckons the clients (used ÷ its own): it takes half of its share', () => {
-		const quota = new Quota();
-		// One start of this process; 4 of 20 used: 4 clients. Of 16, its share is 4: half, 2.
-		quota.ended(quota.start(), told(16, T0 + 10_000, 20), 0, T0);
+		const quota = heardOnce(0, T0);
+		// This window's first start; 4 of 20 used: 4 clients. Of 16, its share is 4: half, 2.
+		quota.ended(startAll(quota, T0)[0], told(16, T0 + 10_000, 20), 0, T0);
 		expect(startAll(quota, T0)).toHaveLength(2);
 	});
 
@@ -165,8 +210,8 @@ describe('Quota shared with other clients', () => {
 	});
 
 	it('a 429 to a request its budget had room for counts a second client', () => {
-		const quota = new Quota();
-		quota.ended(quota.start(), told(8, T0 + 10_000), 0, T0);
+		const quota = heardOnce(9);
+		quota.ended(startAll(quota, T0)[0], told(8, T0 + 10_000), 0, T0);
 		const started = startAll(quota, T0);
 		expect(started).toHaveLength(4);
 		quota.ended(started[0], told(0, T0 + 10_000), 3, T0, true);
@@ -196,11 +241,11 @@ describe('Quota shared with other clients', () => {
 	});
 
 	it('no share of a quota that resets later than the node waits: half of the budget goes, as alone', () => {
-		const quota = new Quota();
+		const quota = heardOnce(0, T0);
 		// 4 clients; 3 remain until a reset an hour away. A share would hold this process back to
 		// nothing, and the gate would fail its items unsent while the quota has room for them.
 		vi.spyOn(Math, 'random').mockReturnValue(0.99);
-		quota.ended(quota.start(), told(3, T0 + 3_600_000, 7), 0, T0);
+		quota.ended(startAll(quota, T0)[0], told(3, T0 + 3_600_000, 7), 0, T0);
 		expect(startAll(quota, T0)).toHaveLength(2);
 	});
 });

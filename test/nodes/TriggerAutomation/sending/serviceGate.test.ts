@@ -155,8 +155,13 @@ describe('ServiceGate', () => {
 		a0.answer(acceptedTelling(100, 60_000));
 		await a0.done;
 		await microtasks();
+		// The first word lets one go; its answer, the rest.
+		expect(log).toEqual(['a0', 'b0']);
+		bs[0].answer(acceptedTelling(99, 60_000));
+		await bs[0].done;
+		await microtasks();
 		expect(log).toEqual(['a0', 'b0', 'b1', 'b2', 'b3', 'b4']);
-		for (const pending of bs) pending.answer(accepted);
+		for (const pending of bs.slice(1)) pending.answer(accepted);
 		for (const lane of [a, b]) lane.close();
 	});
 
@@ -199,9 +204,13 @@ describe('ServiceGate', () => {
 		const b = new ExecutionLane(service, undefined);
 		const first = request(a, [], 'first');
 		await microtasks();
-		// Of 4, half starts before the next answer tells the quota anew.
-		first.answer(acceptedTelling(4, 5_000));
+		first.answer(acceptedTelling(5, 5_000));
 		await first.done;
+		// After the first word, one request; of 4, half starts before the next answer tells it anew.
+		const second = request(a, [], 'second');
+		await microtasks();
+		second.answer(acceptedTelling(4, 5_000));
+		await second.done;
 		const log: string[] = [];
 		const requests = ['a0', 'b0', 'a1', 'b1', 'a2'].map((label) =>
 			request(label.startsWith('a') ? a : b, log, label),
