@@ -34,8 +34,8 @@ export class SendRate {
 	private beforeBusy = 0;
 	private decreasedAt = Number.NEGATIVE_INFINITY;
 	/**
-	 * When the rate last held a start back: growth only while the rate is what limits (under 1/s,
-	 * a start a second back is more than an interval ago: such a rate grows too).
+	 * When the rate last held a start back: growth only while the rate is what limits (under 1/s
+	 * its starts are over a second apart: a hold since the start before counts).
 	 */
 	private heldBackAt = Number.NEGATIVE_INFINITY;
 	/** Back from a busy spell with no rate known: RAMP_UP per answer until the next push-back. */

@@ -176,7 +176,7 @@ describe('Quota', () => {
 		quota.ended(startAll(quota, T0)[0], told(0, T0 + 2_000), 0, T0, true);
 		const early = T0 + 2_000 - RESET_STEP_MS;
 		expect(quota.reset?.at).toBe(early);
-		// Too early: the window it followed had 300 ms to go.
+		// Too early: the window before turned it away, its reset told a second on (rounded up).
 		quota.ended(startAll(quota, early)[0], told(0, early + 1_000), 0, early, true);
 		expect(quota.reset?.at).toBe(early + 1_000);
 		expect(quota.marginMs).toBe(0);
