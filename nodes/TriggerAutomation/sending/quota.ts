@@ -2,7 +2,8 @@
  * The quota a service tells in its answers (answer/rateLimitHeaders.ts), kept by Sending →
  * Adaptive for one service in one n8n process (serviceGate.ts): a budget of the requests that may
  * start before the quota resets. Every time is passed in, so the rules are tested with a clock the
- * test controls. Why each rule: docs/sending.md.
+ * test controls. Why each rule: docs/sending.md; the figure that keeps the share, the first word
+ * and the step (RESET_STEP_MS): BENCHMARKS.md, What each part of Adaptive sending buys.
  */
 import type { QuotaReading } from '../answer/rateLimitHeaders';
 
