@@ -13,8 +13,12 @@ export const GROWTH = 0.5;
 /**
  * Back from a busy spell with no rate known: starts per round trip each accepted answer adds, from
  * one per round trip: ×1.25 a round trip, so the first 429 comes at a rate a few times the limit's.
+ * The ramp's round trip is the answer's, or, if the service turned requests away sooner, the time
+ * that took (a limiter answers before the work), at least MIN_RAMP_ROUND_TRIP_MS.
  */
 export const RAMP_UP = 0.25;
+/** The shortest ramp round trip: a busy process reads its answers late. */
+export const MIN_RAMP_ROUND_TRIP_MS = 50;
 /** What was accepted since the last pause sets the rate once counted over this long. */
 const DELIVERY_WINDOW_MS = 250;
 /** Starts that may go at once: this long at the rate, at least two (a late timer costs no start). */
@@ -40,6 +44,8 @@ export class SendRate {
 	private heldBackAt = Number.NEGATIVE_INFINITY;
 	/** Back from a busy spell with no rate known: RAMP_UP per answer until the next push-back. */
 	private rampingUp = false;
+	/** How long the last push-back took from its start: how soon a rate too high is heard. */
+	private pushedBackInMs = Number.POSITIVE_INFINITY;
 	/** The end of the last pause that learned a rate, and one interval at that rate. */
 	private resumed = { at: Number.NEGATIVE_INFINITY, intervalMs: 0 };
 	/**
@@ -71,18 +77,17 @@ export class SendRate {
 
 	/**
 	 * Accepted: back from a busy pause, the rate from before at once, or with none known (busy from
-	 * the first request), one start per round trip and RAMP_UP more per answer until the next
+	 * the first request), one start per ramp round trip and RAMP_UP more per answer until the next
 	 * push-back; else at least what the service accepted since the last pause, and while the rate
 	 * holds starts back, GROWTH more per answer.
 	 */
 	acceptedOne(sentAt: number, now: number): void {
 		this.accepted++;
 		const roundTripMs = Math.max(1, now - sentAt);
+		const rampMs = Math.min(roundTripMs, Math.max(this.pushedBackInMs, MIN_RAMP_ROUND_TRIP_MS));
 		if (this.beforeBusy !== 0 && sentAt >= this.pausedUntil) {
 			this.rampingUp = this.beforeBusy === Number.POSITIVE_INFINITY;
-			this.perSecond = this.rampingUp
-				? Math.max(this.perSecond, 1000 / roundTripMs)
-				: this.beforeBusy;
+			this.perSecond = this.rampingUp ? Math.max(this.perSecond, 1000 / rampMs) : this.beforeBusy;
 			this.beforeBusy = 0;
 			this.count(now);
 			return;
@@ -95,7 +100,7 @@ export class SendRate {
 		}
 		// Held back within the last second, or, under 1/s, since the start before this one.
 		if (now - this.heldBackAt >= Math.max(1000, 1000 / this.perSecond + roundTripMs)) return;
-		this.perSecond += this.rampingUp ? (RAMP_UP * 1000) / roundTripMs : GROWTH;
+		this.perSecond += this.rampingUp ? (RAMP_UP * 1000) / rampMs : GROWTH;
 	}
 
 	/**
@@ -104,6 +109,7 @@ export class SendRate {
 	 * push-back tell of the rate before it.
 	 */
 	pushedBack(sentAt: number, now: number, pauseMs = 0): void {
+		this.pushedBackInMs = Math.max(1, now - sentAt);
 		if (sentAt >= this.resumed.at && sentAt < this.resumed.at + this.resumed.intervalMs) {
 			this.roomSpentInPauses = true;
 		}

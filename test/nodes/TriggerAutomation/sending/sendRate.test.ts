@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 
 import {
 	GROWTH,
+	MIN_RAMP_ROUND_TRIP_MS,
 	RAMP_UP,
 	SHORT_PAUSE_MS,
 	SendRate,
@@ -145,6 +146,34 @@ describe('SendRate', () => {
 		const learnedRate = rate.perSecond;
 		rate.acceptedOne(now + 1000, now + 1050);
 		expect(rate.perSecond).toBeCloseTo(learnedRate + GROWTH, 5);
+	});
+
+	it('back from a busy spell, a service that turns requests away sooner than it accepts them: the ramp counts that round trip, at least MIN_RAMP_ROUND_TRIP_MS', () => {
+		const rate = new SendRate(0);
+		// Turned away in 1 ms; the one accepted after the pause took 500 ms.
+		rate.pushedBack(0, 1, 1000);
+		expect(rate.waitMs(1001)).toBe(0);
+		rate.acceptedOne(1001, 1501);
+		expect(MIN_RAMP_ROUND_TRIP_MS).toBeLessThan(500);
+		expect(rate.perSecond).toBe(1000 / MIN_RAMP_ROUND_TRIP_MS);
+		// Held back, then accepted: RAMP_UP starts per ramp round trip more.
+		startsAt(rate, 1501);
+		expect(rate.waitMs(1501)).toBeGreaterThan(0);
+		rate.acceptedOne(1002, 1502);
+		expect(rate.perSecond).toBeCloseTo((1 + RAMP_UP) * (1000 / MIN_RAMP_ROUND_TRIP_MS), 5);
+	});
+
+	it('back from a busy spell, a service as slow to turn requests away as to accept them: one start per answer round trip', () => {
+		const rate = new SendRate(0);
+		// Turned away after 500 ms, as slow as the one accepted after the pause.
+		rate.pushedBack(0, 500, 1000);
+		expect(rate.waitMs(1500)).toBe(0);
+		rate.acceptedOne(1500, 2000);
+		expect(rate.perSecond).toBe(2);
+		startsAt(rate, 2000);
+		expect(rate.waitMs(2000)).toBeGreaterThan(0);
+		rate.acceptedOne(1501, 2001);
+		expect(rate.perSecond).toBeCloseTo(2 * (1 + RAMP_UP), 5);
 	});
 
 	it('while the rate holds starts back, each accepted answer adds GROWTH: a rate that rose is found within seconds', () => {
