@@ -1,0 +1,163 @@
+/**
+ * A quota the service tells in its answers (sending/quota.ts), kept in the real n8n 2.x app:
+ * workflows run from n8n's REST API as the editor runs them, the node at its defaults (On Error →
+ * Continue), against a service on 127.0.0.1 that keeps a fixed-window quota and tells it in each
+ * header form (dev/quotaHeaders.js). The same rules in n8n-core's engine, with more executions:
+ * test/nodes/TriggerAutomation/sending/quota.engine.test.ts.
+ */
+import type { IDataObject } from 'n8n-workflow';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { CREDENTIAL_TYPE, workflowId } from '../dev/exampleFiles';
+import { APPS, N8nInstance, setUpOwner } from '../dev/n8nApp';
+import type { QuotaForm, QuotaSpec } from '../dev/quotaHeaders';
+import { FixedWindowQuota, QUOTA_FORMS } from '../dev/quotaHeaders';
+import { count, messageOf, wait } from '../test/support/limitedService';
+import { Receiver, answer } from '../test/support/receiver';
+import { NODE_NAME } from '../test/support/workflows';
+import { Rest } from './support/rest';
+import { itemsWorkflow } from './support/workflows';
+
+const SECRET = 'e2e_quota_secret_5d2a8c';
+const AUTOMATION = 'e2e-quota';
+
+/** One `{base_url}` per case: the node keeps what it was told per service, for the process's life. */
+const CASES = [
+	...QUOTA_FORMS.map((form) => ({ key: form, form, name: `A quota told in the ${form} form` })),
+	{ key: 'spent', form: 'draft' as QuotaForm, name: 'A quota spent for an hour' },
+].map(({ key, form, name }, index) => {
+	const credential = { id: `e2eQuotaCred000${index}`, name };
+	// Each execution's messages its own: "<execution id>-i<n>".
+	const workflow = (size: number) => {
+		const file = itemsWorkflow({
+			id: workflowId(`quota${index}n${size}`),
+			name: `${name}: ${size} item${size === 1 ? '' : 's'}`,
+			items: Array.from({ length: size }, (_, i) => ({ message: `i${i}`, position: i })),
+			credential,
+			settings: { onError: 'continueRegularOutput' },
+		});
+		const node = file.nodes.find((n) => n.name === NODE_NAME)!;
+		node.parameters = {
+			...(node.parameters as IDataObject),
+			message: "={{ $execution.id + '-' + $json.message }}",
+		};
+		return file;
+	};
+	return {
+		form,
+		credential,
+		path: `/${key}/webhooks/cloud/${AUTOMATION}`,
+		one: workflow(1),
+		three: workflow(3),
+		six: workflow(6),
+	};
+});
+const [SPENT] = CASES.slice(-1);
+
+describe('n8n 2.x keeps a quota the service tells', () => {
+	const app = APPS['n8n-2'];
+	const receiver = new Receiver();
+	/** Each case's quota, by its path, kept as its requests arrive. */
+	const quotas = new Map<string, FixedWindowQuota>();
+	/** The messages of the runs the service created, by path. */
+	const runs = new Map<string, string[]>();
+	let n8n: N8nInstance;
+	let rest: Rest;
+
+	/** The service at `path` keeps `spec` from now on, its runs counted afresh. */
+	function keep(path: string, spec: QuotaSpec): FixedWindowQuota {
+		const quota = new FixedWindowQuota(spec);
+		quotas.set(path, quota);
+		runs.set(path, []);
+		return quota;
+	}
+
+	/** Runs `workflow` `times` at once; resolves to each execution's items, in order. */
+	async function run(workflow: { id?: string }, times = 1): Promise<IDataObject[][]> {
+		const ids = await Promise.all(
+			Array.from({ length: times }, async () => await rest.runManually(workflow.id!)),
+		);
+		const executions = await Promise.all(ids.map(async (id) => await rest.ended(id, 120_000)));
+		return executions.map((execution) => {
+			expect(execution.status).toBe('success');
+			return execution.data.resultData.runData[NODE_NAME][0].data!.main[0].map(
+				({ json }) => json as IDataObject,
+			);
+		});
+	}
+
+	beforeAll(async () => {
+		await receiver.start();
+		// A run created 20 ms after a request is taken; beyond the quota, 429 with Retry-After.
+		receiver.respondWith(async (request, res) => {
+			const quota = quotas.get(request.path);
+			if (!quota) return answer(res, 500, '{"error":"no quota for this path"}');
+			const { admitted, headers } = quota.take();
+			if (!admitted) return void res.writeHead(429, headers).end();
+			await wait(20);
+			const message = messageOf(request);
+			runs.get(request.path)!.push(message);
+			res.writeHead(202, { 'Content-Type': 'application/json', ...headers });
+			res.end(JSON.stringify({ runId: `run-${message}` }));
+		});
+		n8n = new N8nInstance(app);
+		n8n.installPackage();
+		await n8n.import(
+			'credentials',
+			CASES.map(({ credential, path }) => ({
+				...credential,
+				type: CREDENTIAL_TYPE,
+				data: { webhookUrl: `${receiver.url}${path}`, signingSecret: SECRET },
+			})),
+		);
+		await n8n.import(
+			'workflow',
+			CASES.flatMap(({ one, three, six }) => [one, three, six]),
+		);
+		await n8n.start();
+		rest = new Rest(n8n, await setUpOwner(n8n));
+	});
+	afterAll(async () => {
+		await n8n?.stop();
+		n8n?.dispose();
+		await receiver.stop();
+	});
+
+	for (const { form, credential, path, one, three } of CASES.slice(0, QUOTA_FORMS.length)) {
+		it(`${credential.name}: once one answer told it, 3 executions × 3 items at once against 5 requests per second: none is turned away, every item accepted once`, async () => {
+			const quota = keep(path, { limit: 5, windowSeconds: 1, form });
+			const [first] = await run(one);
+			expect(first.map((item) => item.statusCode)).toEqual([202]);
+			const executions = await run(three, 3);
+			for (const items of executions) {
+				expect(items.map((item) => item.statusCode)).toEqual([202, 202, 202]);
+			}
+			expect(quota.refused).toBe(0);
+			const sent = [first, ...executions].flatMap((items) =>
+				items.map((item) => String((item.response as IDataObject).runId).replace(/^run-/, '')),
+			);
+			expect(sent).toHaveLength(10);
+			expect(count(runs.get(path)!)).toEqual(Object.fromEntries(sent.map((m) => [m, 1])));
+		});
+	}
+
+	it('a quota spent until a reset longer than the node waits: the items not yet sent fail with rate_limited, unsent, saying when it resets', async () => {
+		const { form, path, one, six } = SPENT;
+		const quota = keep(path, { limit: 4, windowSeconds: 3600, form });
+		await run(one);
+		const [items] = await run(six);
+		expect(items.slice(0, 3).map((item) => item.statusCode)).toEqual([202, 202, 202]);
+		for (const item of items.slice(3)) {
+			expect(item.error).toMatch(
+				/^Not sent: the service's quota is spent until \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC \(in 36\d\d s\), longer than this node waits$/,
+			);
+			expect(item.details).toMatchObject({ code: 'rate_limited' });
+		}
+		// A later execution sends nothing either: the service said so until its reset.
+		const [later] = await run(one);
+		expect(later.map((item) => item.details)).toMatchObject([{ code: 'rate_limited' }]);
+		expect(receiver.requests.filter((request) => request.path === path)).toHaveLength(4);
+		expect(runs.get(path)).toHaveLength(4);
+		expect(quota.refused).toBe(0);
+	});
+});
