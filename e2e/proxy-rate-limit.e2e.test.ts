@@ -179,13 +179,8 @@ describe('n8n 2.x behind the real nginx, limiting the rate', () => {
 			items: Array.from({ length: ITEMS }, (_, i) => ({ message: `i${i}`, position: i })),
 			credential,
 			settings: { onError: 'continueRegularOutput' },
+			perExecution: true,
 		});
-		// Each execution's messages its own: "<execution id>-i<n>".
-		const node = workflow.nodes.find((n) => n.name === NODE_NAME)!;
-		node.parameters = {
-			...(node.parameters as IDataObject),
-			message: "={{ $execution.id + '-' + $json.message }}",
-		};
 		return {
 			credential,
 			path: `/s${index}/webhooks/cloud/${AUTOMATION}`,

@@ -27,22 +27,16 @@ const CASES = [
 	{ key: 'spent', form: 'draft' as QuotaForm, name: 'A quota spent for an hour' },
 ].map(({ key, form, name }, index) => {
 	const credential = { id: `e2eQuotaCred000${index}`, name };
-	// Each execution's messages its own: "<execution id>-i<n>".
-	const workflow = (size: number) => {
-		const file = itemsWorkflow({
+	const workflow = (size: number) =>
+		itemsWorkflow({
 			id: workflowId(`quota${index}n${size}`),
 			name: `${name}: ${size} item${size === 1 ? '' : 's'}`,
 			items: Array.from({ length: size }, (_, i) => ({ message: `i${i}`, position: i })),
 			credential,
 			settings: { onError: 'continueRegularOutput' },
+			// Each execution's messages its own: "<execution id>-i<n>".
+			perExecution: true,
 		});
-		const node = file.nodes.find((n) => n.name === NODE_NAME)!;
-		node.parameters = {
-			...(node.parameters as IDataObject),
-			message: "={{ $execution.id + '-' + $json.message }}",
-		};
-		return file;
-	};
 	return {
 		form,
 		credential,

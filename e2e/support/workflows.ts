@@ -96,6 +96,8 @@ export function itemsWorkflow(spec: {
 	settings?: Record<string, unknown>;
 	/** The node's Options. */
 	options?: Record<string, unknown>;
+	/** Each execution's messages its own: "<execution id>-<message>". */
+	perExecution?: boolean;
 }): WorkflowFile {
 	return {
 		id: spec.id,
@@ -114,7 +116,9 @@ export function itemsWorkflow(spec: {
 			{
 				...triggerNode(
 					{
-						message: '={{ $json.message }}',
+						message: spec.perExecution
+							? "={{ $execution.id + '-' + $json.message }}"
+							: '={{ $json.message }}',
 						contextMode: 'json',
 						contextJson: '={{ JSON.stringify({ position: $json.position }) }}',
 						options: spec.options ?? {},
