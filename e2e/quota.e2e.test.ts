@@ -23,9 +23,14 @@ const AUTOMATION = 'e2e-quota';
 
 /** One `{base_url}` per case: the node keeps what it was told per service, for the process's life. */
 const CASES = [
-	...QUOTA_FORMS.map((form) => ({ key: form, form, name: `A quota told in the ${form} form` })),
-	{ key: 'spent', form: 'draft' as QuotaForm, name: 'A quota spent for an hour' },
-].map(({ key, form, name }, index) => {
+	...QUOTA_FORMS.map((form) => ({
+		key: form,
+		form,
+		name: `A quota told in the ${form} form`,
+		manyItems: 3,
+	})),
+	{ key: 'spent', form: 'draft' as QuotaForm, name: 'A quota spent for an hour', manyItems: 6 },
+].map(({ key, form, name, manyItems }, index) => {
 	const credential = { id: `e2eQuotaCred000${index}`, name };
 	const workflow = (size: number) =>
 		itemsWorkflow({
@@ -42,8 +47,7 @@ const CASES = [
 		credential,
 		path: `/${key}/webhooks/cloud/${AUTOMATION}`,
 		one: workflow(1),
-		three: workflow(3),
-		six: workflow(6),
+		many: workflow(manyItems),
 	};
 });
 const [SPENT] = CASES.slice(-1);
@@ -106,7 +110,7 @@ describe('n8n 2.x keeps a quota the service tells', () => {
 		);
 		await n8n.import(
 			'workflow',
-			CASES.flatMap(({ one, three, six }) => [one, three, six]),
+			CASES.flatMap(({ one, many }) => [one, many]),
 		);
 		await n8n.start();
 		rest = new Rest(n8n, await setUpOwner(n8n));
@@ -117,12 +121,12 @@ describe('n8n 2.x keeps a quota the service tells', () => {
 		await receiver.stop();
 	});
 
-	for (const { form, credential, path, one, three } of CASES.slice(0, QUOTA_FORMS.length)) {
+	for (const { form, credential, path, one, many } of CASES.slice(0, QUOTA_FORMS.length)) {
 		it(`${credential.name}: once one answer told it, 3 executions × 3 items at once against 5 requests per second: none is turned away, every item accepted once`, async () => {
 			const quota = keep(path, { limit: 5, windowSeconds: 1, form });
 			const [first] = await run(one);
 			expect(first.map((item) => item.statusCode)).toEqual([202]);
-			const executions = await run(three, 3);
+			const executions = await run(many, 3);
 			for (const items of executions) {
 				expect(items.map((item) => item.statusCode)).toEqual([202, 202, 202]);
 			}
@@ -136,10 +140,10 @@ describe('n8n 2.x keeps a quota the service tells', () => {
 	}
 
 	it('a quota spent until a reset longer than the node waits: the items not yet sent fail with rate_limited, unsent, saying when it resets', async () => {
-		const { form, path, one, six } = SPENT;
+		const { form, path, one, many } = SPENT;
 		const quota = keep(path, { limit: 4, windowSeconds: 3600, form });
 		await run(one);
-		const [items] = await run(six);
+		const [items] = await run(many);
 		expect(items.slice(0, 3).map((item) => item.statusCode)).toEqual([202, 202, 202]);
 		for (const item of items.slice(3)) {
 			expect(item.error).toMatch(
