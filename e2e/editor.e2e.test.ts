@@ -8,8 +8,10 @@
 import type { Locator } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
-import { APPS, N8nInstance, setUpOwner } from '../dev/n8nApp';
+import type { N8nInstance } from '../dev/n8nApp';
+import { APPS } from '../dev/n8nApp';
 import { AutomationServiceSimulator } from '../dev/simulator';
+import { AppUnderTest } from './support/appUnderTest';
 import type { Editor } from './support/editor';
 import {
 	chooseOption,
@@ -26,7 +28,7 @@ import {
 	searchNodesPanel,
 	signIn,
 } from './support/editor';
-import { Rest } from './support/rest';
+import type { Rest } from './support/rest';
 import { ScriptedChatModel } from './support/scriptedModel';
 import { httpRequestWorkflow, itemsWorkflow } from './support/workflows';
 import type { WorkflowFile } from '../dev/exampleFiles';
@@ -194,6 +196,7 @@ for (const app of Object.values(APPS)) {
 			perSecond: 2,
 		});
 		const turningAway = new Receiver({ respond: turnEveryoneAway });
+		const underTest = new AppUnderTest();
 		let n8n: N8nInstance;
 		let rest: Rest;
 		let editor: Editor;
@@ -205,15 +208,13 @@ for (const app of Object.values(APPS)) {
 			await failingOnce.start();
 			await limited.start();
 			await turningAway.start();
-			n8n = new N8nInstance(app);
-			n8n.installPackage();
 			const data = { webhookUrl: simulator.webhookUrl(ID), signingSecret: SECRET };
 			const examples = readExamples();
 			const http = httpRequestWorkflow(HTTP, data.webhookUrl, {
 				id: 'e2eHttpCred00001',
 				name: 'Webhook for HTTP Request',
 			});
-			await n8n.import('credentials', [
+			const credentials = [
 				...[...examples.map((e) => e.workflow), http].flatMap((w) => credentialsOf(w, data)),
 				{ ...OPENAI, type: 'openAiApi', data: { apiKey: 'sk-e2e-not-a-key', url: model.baseUrl } },
 				{
@@ -236,25 +237,26 @@ for (const app of Object.values(APPS)) {
 					type: CREDENTIAL_TYPE,
 					data: { webhookUrl: turningAway.webhookUrl(ID), signingSecret: SECRET },
 				},
-			]);
+			];
 			const order = examples.find(({ file }) => file === 'order-to-automation.json')!.workflow;
 			const agent = examples.find(({ file }) => file === 'ai-agent-tool.json')!.workflow;
-			await n8n.import('workflow', [
-				...examples.map(({ file, workflow }) => ({
-					...withChatModelCredential(workflow),
-					id: workflowId(file),
-				})),
-				http,
-				withPreviewOnly(order, PREVIEW),
-				{ ...agent, id: AGENT_TOOLS },
-				{ ...order, id: ADD_NODE },
-				someItemsFail,
-				retryInEditor,
-				waitedInEditor,
-				turnedAwayInEditor,
-			]);
-			await n8n.start();
-			rest = new Rest(n8n, await setUpOwner(n8n));
+			({ n8n, rest } = await underTest.start(app, {
+				credentials,
+				workflows: [
+					...examples.map(({ file, workflow }) => ({
+						...withChatModelCredential(workflow),
+						id: workflowId(file),
+					})),
+					http,
+					withPreviewOnly(order, PREVIEW),
+					{ ...agent, id: AGENT_TOOLS },
+					{ ...order, id: ADD_NODE },
+					someItemsFail,
+					retryInEditor,
+					waitedInEditor,
+					turnedAwayInEditor,
+				],
+			}));
 			editor = await openEditor(n8n);
 			// Leaving a workflow with unsaved edits asks; the tests leave without saving.
 			editor.page.on('dialog', (dialog) => void dialog.accept());
@@ -270,14 +272,13 @@ for (const app of Object.values(APPS)) {
 
 		afterAll(async () => {
 			await editor?.close();
-			await n8n?.stop();
+			await underTest.stop();
 			await simulator.stop();
 			await model.stop();
 			await byMessage.stop();
 			await failingOnce.stop();
 			await limited.stop();
 			await turningAway.stop();
-			n8n?.dispose();
 		});
 
 		it("the AI Agent's tool list offers the tool variant", async () => {

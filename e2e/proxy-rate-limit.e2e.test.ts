@@ -15,13 +15,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { outputOf, runWorkflow } from '../dev/engine';
 import { CREDENTIAL_TYPE, workflowId } from '../dev/exampleFiles';
-import { APPS, N8nInstance, setUpOwner } from '../dev/n8nApp';
+import { APPS } from '../dev/n8nApp';
 import { MAX_ANSWER_BYTES } from '../nodes/TriggerAutomation/answer/response';
 import { Receiver, answer, bodyJson, writeLargeAnswer } from '../test/support/receiver';
 import { NODE_NAME, triggerWorkflow } from '../test/support/workflows';
+import { AppUnderTest } from './support/appUnderTest';
 import type { NginxOptions, RunningNginx } from './support/nginx';
 import { startNginx } from './support/nginx';
-import { Rest } from './support/rest';
+import type { Rest } from './support/rest';
 import { itemsWorkflow } from './support/workflows';
 
 const SECRET = 'e2e_proxy_secret_7b3e91';
@@ -169,7 +170,7 @@ describe("n8n's engine behind the real nginx, limiting the rate", () => {
 describe('n8n 2.x behind the real nginx, limiting the rate', () => {
 	const app = APPS['n8n-2'];
 	const { receiver, proxies, start, stop } = limitedService();
-	let n8n: N8nInstance;
+	const underTest = new AppUnderTest();
 	let rest: Rest;
 	const workflows = SCENARIOS.map((scenario, index) => {
 		const credential = { id: `e2eProxyCred000${index}`, name: `Behind nginx: ${scenario.name}` };
@@ -203,27 +204,24 @@ describe('n8n 2.x behind the real nginx, limiting the rate', () => {
 	beforeAll(async () => {
 		await start();
 		await large.start();
-		n8n = new N8nInstance(app);
-		n8n.installPackage();
-		await n8n.import('credentials', [
-			...workflows.map(({ credential, path }, index) => ({
-				...credential,
-				type: CREDENTIAL_TYPE,
-				data: { webhookUrl: `${proxies[index].url}${path}`, signingSecret: SECRET },
-			})),
-			{
-				...largeCredential,
-				type: CREDENTIAL_TYPE,
-				data: { webhookUrl: large.webhookUrl(AUTOMATION), signingSecret: SECRET },
-			},
-		]);
-		await n8n.import('workflow', [...workflows.map(({ workflow }) => workflow), largeWorkflow]);
-		await n8n.start();
-		rest = new Rest(n8n, await setUpOwner(n8n));
+		({ rest } = await underTest.start(app, {
+			credentials: [
+				...workflows.map(({ credential, path }, index) => ({
+					...credential,
+					type: CREDENTIAL_TYPE,
+					data: { webhookUrl: `${proxies[index].url}${path}`, signingSecret: SECRET },
+				})),
+				{
+					...largeCredential,
+					type: CREDENTIAL_TYPE,
+					data: { webhookUrl: large.webhookUrl(AUTOMATION), signingSecret: SECRET },
+				},
+			],
+			workflows: [...workflows.map(({ workflow }) => workflow), largeWorkflow],
+		}));
 	});
 	afterAll(async () => {
-		await n8n?.stop();
-		n8n?.dispose();
+		await underTest.stop();
 		await stop();
 		await large.stop();
 	});

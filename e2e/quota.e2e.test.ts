@@ -9,13 +9,14 @@ import type { IDataObject } from 'n8n-workflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { CREDENTIAL_TYPE, workflowId } from '../dev/exampleFiles';
-import { APPS, N8nInstance, setUpOwner } from '../dev/n8nApp';
+import { APPS } from '../dev/n8nApp';
 import type { QuotaForm, QuotaSpec } from '../dev/quotaHeaders';
 import { FixedWindowQuota, QUOTA_FORMS } from '../dev/quotaHeaders';
 import { count, messageOf, wait } from '../test/support/limitedService';
 import { Receiver, answer } from '../test/support/receiver';
 import { NODE_NAME } from '../test/support/workflows';
-import { Rest } from './support/rest';
+import { AppUnderTest } from './support/appUnderTest';
+import type { Rest } from './support/rest';
 import { itemsWorkflow } from './support/workflows';
 
 const SECRET = 'e2e_quota_secret_5d2a8c';
@@ -59,7 +60,7 @@ describe('n8n 2.x keeps a quota the service tells', () => {
 	const quotas = new Map<string, FixedWindowQuota>();
 	/** The messages of the runs the service created, by path. */
 	const runs = new Map<string, string[]>();
-	let n8n: N8nInstance;
+	const underTest = new AppUnderTest();
 	let rest: Rest;
 
 	/** The service at `path` keeps `spec` from now on, its runs counted afresh. */
@@ -98,26 +99,17 @@ describe('n8n 2.x keeps a quota the service tells', () => {
 			res.writeHead(202, { 'Content-Type': 'application/json', ...headers });
 			res.end(JSON.stringify({ runId: `run-${message}` }));
 		});
-		n8n = new N8nInstance(app);
-		n8n.installPackage();
-		await n8n.import(
-			'credentials',
-			CASES.map(({ credential, path }) => ({
+		({ rest } = await underTest.start(app, {
+			credentials: CASES.map(({ credential, path }) => ({
 				...credential,
 				type: CREDENTIAL_TYPE,
 				data: { webhookUrl: `${receiver.url}${path}`, signingSecret: SECRET },
 			})),
-		);
-		await n8n.import(
-			'workflow',
-			CASES.flatMap(({ one, many }) => [one, many]),
-		);
-		await n8n.start();
-		rest = new Rest(n8n, await setUpOwner(n8n));
+			workflows: CASES.flatMap(({ one, many }) => [one, many]),
+		}));
 	});
 	afterAll(async () => {
-		await n8n?.stop();
-		n8n?.dispose();
+		await underTest.stop();
 		await receiver.stop();
 	});
 

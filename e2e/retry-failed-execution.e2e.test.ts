@@ -14,11 +14,12 @@ import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { CREDENTIAL_TYPE, workflowId } from '../dev/exampleFiles';
-import { APPS, N8nInstance, setUpOwner } from '../dev/n8nApp';
+import type { N8nInstance } from '../dev/n8nApp';
+import { APPS } from '../dev/n8nApp';
 import type { ReceivedRequest } from '../test/support/receiver';
 import { Receiver, answer, bodyJson, specViolations } from '../test/support/receiver';
-import type { RestExecution } from './support/rest';
-import { Rest } from './support/rest';
+import { AppUnderTest } from './support/appUnderTest';
+import type { Rest, RestExecution } from './support/rest';
 import { itemsWorkflow, webhookItemsWorkflow } from './support/workflows';
 
 const SECRET = 'e2e_retry_secret_5b7e1d';
@@ -32,15 +33,6 @@ const FAILING = 2;
 
 const messageOf = (request: ReceivedRequest) => bodyJson(request).data.message;
 
-/** Activates the workflow before n8n starts: `publish:workflow` in 2.x, `update:workflow` in 1.x. */
-async function activate(n8n: N8nInstance, id: string): Promise<void> {
-	const args = n8n.version.startsWith('1.')
-		? ['update:workflow', `--id=${id}`, '--active=true']
-		: ['publish:workflow', `--id=${id}`];
-	const result = await n8n.cli(args);
-	if (result.code !== 0) throw new Error(`${args[0]} failed:\n${result.stdout}\n${result.stderr}`);
-}
-
 /** The first output's items of the node's first pass. */
 const outputOf = (execution: RestExecution) =>
 	execution.data.resultData.runData['Trigger Automation']?.[0]?.data?.main[0] ?? [];
@@ -48,6 +40,7 @@ const outputOf = (execution: RestExecution) =>
 for (const app of Object.values(APPS)) {
 	describe(`${app.id}: n8n's Retry of a failed execution, through the REST API`, () => {
 		const receiver = new Receiver();
+		const underTest = new AppUnderTest();
 		let n8n: N8nInstance;
 		let rest: Rest;
 
@@ -108,37 +101,34 @@ for (const app of Object.values(APPS)) {
 		beforeAll(async () => {
 			await receiver.start();
 			receiver.respondWith(respond);
-			n8n = new N8nInstance(app);
-			n8n.installPackage();
-			await n8n.import('credentials', [
-				{
-					...CREDENTIAL,
-					type: CREDENTIAL_TYPE,
-					data: { webhookUrl: `${receiver.url}${PATH}`, signingSecret: SECRET },
-				},
-			]);
-			await n8n.import('workflow', [
-				webhookItemsWorkflow({
-					id: WORKFLOW,
-					name: 'Five items from a webhook',
-					path: 'e2e-retry',
-					credential: CREDENTIAL,
-				}),
-				itemsWorkflow({
-					id: MANUAL,
-					name: 'Five items, run from the editor',
-					items: Array.from({ length: ITEMS }, (_, item) => ({ message: `manual-${item}` })),
-					credential: CREDENTIAL,
-				}),
-			]);
-			await activate(n8n, WORKFLOW);
-			await n8n.start();
-			rest = new Rest(n8n, await setUpOwner(n8n));
+			({ n8n, rest } = await underTest.start(app, {
+				credentials: [
+					{
+						...CREDENTIAL,
+						type: CREDENTIAL_TYPE,
+						data: { webhookUrl: `${receiver.url}${PATH}`, signingSecret: SECRET },
+					},
+				],
+				workflows: [
+					webhookItemsWorkflow({
+						id: WORKFLOW,
+						name: 'Five items from a webhook',
+						path: 'e2e-retry',
+						credential: CREDENTIAL,
+					}),
+					itemsWorkflow({
+						id: MANUAL,
+						name: 'Five items, run from the editor',
+						items: Array.from({ length: ITEMS }, (_, item) => ({ message: `manual-${item}` })),
+						credential: CREDENTIAL,
+					}),
+				],
+				active: [WORKFLOW],
+			}));
 		});
 
 		afterAll(async () => {
-			await n8n?.stop();
-			n8n?.dispose();
+			await underTest.stop();
 			await receiver.stop();
 		});
 

@@ -12,11 +12,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { credentialsOf, readExamples, workflowId } from '../dev/exampleFiles';
-import { APPS, N8nInstance, setUpOwner } from '../dev/n8nApp';
+import type { N8nInstance } from '../dev/n8nApp';
+import { APPS } from '../dev/n8nApp';
 import { AutomationServiceSimulator } from '../dev/simulator';
 import { Receiver, answer } from '../test/support/receiver';
-import type { RestExecution } from './support/rest';
-import { Rest } from './support/rest';
+import { AppUnderTest } from './support/appUnderTest';
+import type { Rest, RestExecution } from './support/rest';
 
 const FILE = 'route-failures-by-code.json';
 const SECRET = 'e2e_route_secret_3c9a0f';
@@ -45,6 +46,7 @@ for (const app of Object.values(APPS)) {
 		const receiver = new Receiver();
 		let status = 202;
 		let headers: Record<string, string> = {};
+		const underTest = new AppUnderTest();
 		let n8n: N8nInstance;
 		let rest: Rest;
 		const { workflow } = readExamples().find((example) => example.file === FILE)!;
@@ -72,22 +74,16 @@ for (const app of Object.values(APPS)) {
 			await receiver.start();
 			await simulator.start();
 			receiver.respondWith((_request, res) => answer(res, status, 'no', headers));
-			n8n = new N8nInstance(app);
-			n8n.installPackage();
 			const data = { webhookUrl: `${receiver.url}${PATH}`, signingSecret: SECRET };
 			const toSimulator = { webhookUrl: simulator.webhookUrl('e2e-route'), signingSecret: SECRET };
-			await n8n.import('credentials', [
-				...credentialsOf(workflow, data),
-				...credentialsOf(simulated, toSimulator),
-			]);
-			await n8n.import('workflow', [{ ...workflow, id }, simulated]);
-			await n8n.start();
-			rest = new Rest(n8n, await setUpOwner(n8n));
+			({ n8n, rest } = await underTest.start(app, {
+				credentials: [...credentialsOf(workflow, data), ...credentialsOf(simulated, toSimulator)],
+				workflows: [{ ...workflow, id }, simulated],
+			}));
 		});
 
 		afterAll(async () => {
-			await n8n?.stop();
-			n8n?.dispose();
+			await underTest.stop();
 			await receiver.stop();
 			await simulator.stop();
 		});
