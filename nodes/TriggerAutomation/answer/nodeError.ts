@@ -13,7 +13,6 @@ import type {
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { LABELS, inOptions } from '../description';
-import type { WaitTally } from '../sending/waitTally';
 import type { Failure, FailureCode } from './failure';
 import {
 	MAY_HAVE_RUN,
@@ -197,9 +196,16 @@ function seconds(ms: number): string {
 	return ms < 1000 ? 'under 1 s' : `${Math.round(ms / 1000)} s`;
 }
 
+/** What the service's turn-aways cost an execution, as sending/waitTally.ts counts it. */
+export interface TurnAwayCost {
+	turnedAway: number;
+	resent: number;
+	waitedMs: number;
+}
+
 /** What the service's turn-aways cost, and how the items ended; undefined when it turned none away. */
 export function waitHint(
-	tally: Pick<WaitTally, 'turnedAway' | 'resent' | 'waitedMs'>,
+	tally: TurnAwayCost,
 	failed: number,
 	total: number,
 ): NodeExecutionHint | undefined {

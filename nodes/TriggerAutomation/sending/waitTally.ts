@@ -5,6 +5,7 @@
  * its own attempts here (`track`); the hint after the run says it (nodeError.ts `waitHint`), and
  * Fixed Batches' advice the most at once (rateLimited.ts).
  */
+import type { TurnAwayCost } from '../answer/nodeError';
 import type { Attempt } from '../request/attempt';
 import { isResent } from './resendPolicy';
 
@@ -14,7 +15,7 @@ export interface Tracked {
 	done(attempt: Attempt | undefined): void;
 }
 
-export class WaitTally {
+export class WaitTally implements TurnAwayCost {
 	/** Requests the service turned away: provably no run. */
 	turnedAway = 0;
 	/** Requests sent again after a turn-away. */
