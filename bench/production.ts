@@ -121,10 +121,7 @@ export class Production {
 				})),
 			);
 			await n8n.import('workflow', [workflow('node', httpUrl), workflow('httpNode', httpUrl)]);
-			for (const id of Object.values(WORKFLOW_IDS)) {
-				const published = await n8n.cli(['publish:workflow', `--id=${id}`]);
-				if (published.code !== 0) throw new Error(`publish:workflow failed:\n${published.stdout}`);
-			}
+			for (const id of Object.values(WORKFLOW_IDS)) await n8n.activate(id);
 			await n8n.start();
 			const production = new Production(n8n, new Rest(n8n, await setUpOwner(n8n)), workers);
 			const concurrency = `--concurrency=${queue?.concurrency ?? 10}`;

@@ -266,6 +266,22 @@ export class N8nInstance {
 	}
 
 	/**
+	 * Activates a workflow before n8n starts (its production webhooks listen once it does):
+	 * `publish:workflow` in 2.x, `update:workflow` in 1.x.
+	 */
+	async activate(workflowId: string): Promise<void> {
+		const args = this.version.startsWith('1.')
+			? ['update:workflow', `--id=${workflowId}`, '--active=true']
+			: ['publish:workflow', `--id=${workflowId}`];
+		const result = await this.cli(args);
+		if (result.code !== 0) {
+			throw new Error(
+				`n8n ${args[0]} failed (${result.code}):\n${result.stdout}\n${result.stderr}`,
+			);
+		}
+	}
+
+	/**
 	 * Starts `n8n start` and resolves once the editor answers, or, given `['worker', …]`, a queue-mode
 	 * worker once it is ready for jobs.
 	 */

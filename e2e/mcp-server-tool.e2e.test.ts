@@ -12,7 +12,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { APPS, N8nInstance, appDir } from '../dev/n8nApp';
 import { AutomationServiceSimulator } from '../dev/simulator';
-import { activate } from './support/appUnderTest';
 import type { WorkflowFile } from '../dev/exampleFiles';
 import { CREDENTIAL_TYPE, credentialsOf, readExamples, workflowId } from '../dev/exampleFiles';
 
@@ -120,7 +119,7 @@ describe(`${app.id}: examples/mcp-server-tool.json, called by an MCP client`, ()
 			{ ...example.workflow, id: workflowId(example.file) },
 			wrongSecretCopy,
 		]);
-		for (const id of [workflowId(example.file), wrongSecretCopy.id!]) await activate(n8n, id);
+		for (const id of [workflowId(example.file), wrongSecretCopy.id!]) await n8n.activate(id);
 		await n8n.start();
 		// n8n activates published workflows just after its editor answers: until then, 404.
 		for (let waited = 0; waited < 30_000; waited += 250) {

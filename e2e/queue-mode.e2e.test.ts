@@ -261,10 +261,7 @@ for (const { name: mode, offload } of MODES) {
 				}),
 			]);
 			const published = [...FLOWS.map((flow) => workflowId(`queue${flow}`)), RETRY_WORKFLOW];
-			for (const id of [...published, BURST_WORKFLOW]) {
-				const published = await main.cli(['publish:workflow', `--id=${id}`]);
-				expect(published.code, published.stdout + published.stderr).toBe(0);
-			}
+			for (const id of [...published, BURST_WORKFLOW]) await main.activate(id);
 			await main.start();
 			rest = new Rest(main, await setUpOwner(main));
 			await Promise.all(

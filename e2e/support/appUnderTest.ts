@@ -15,15 +15,6 @@ export interface AppContents {
 	active?: string[];
 }
 
-/** Activates a workflow before n8n starts: `publish:workflow` in 2.x, `update:workflow` in 1.x. */
-export async function activate(n8n: N8nInstance, id: string): Promise<void> {
-	const args = n8n.version.startsWith('1.')
-		? ['update:workflow', `--id=${id}`, '--active=true']
-		: ['publish:workflow', `--id=${id}`];
-	const result = await n8n.cli(args);
-	if (result.code !== 0) throw new Error(`${args[0]} failed:\n${result.stdout}\n${result.stderr}`);
-}
-
 export class AppUnderTest {
 	private instance: N8nInstance | undefined;
 
@@ -33,7 +24,7 @@ export class AppUnderTest {
 		n8n.installPackage();
 		if (contents.credentials) await n8n.import('credentials', contents.credentials);
 		if (contents.workflows) await n8n.import('workflow', contents.workflows);
-		for (const id of contents.active ?? []) await activate(n8n, id);
+		for (const id of contents.active ?? []) await n8n.activate(id);
 		await n8n.start();
 		return { n8n, rest: new Rest(n8n, await setUpOwner(n8n)) };
 	}
