@@ -17,8 +17,8 @@ export const MAX_IN_FLIGHT = 256;
 export const MAX_RETRIES = 5000;
 
 /**
- * The longest wait the node keeps an item for. A longer Retry-After (or a quota that resets later)
- * fails the item, and under Adaptive every item not yet sent to that service until it ends
+ * The longest wait the node keeps an item for. A longer Retry-After (or a quota spent that resets
+ * later) fails the item, and under Adaptive every item not yet sent to that service until it ends
  * (sending/resendPolicy.ts, `tooLongToWait`).
  */
 export const MAX_WAIT_MS = 60_000;

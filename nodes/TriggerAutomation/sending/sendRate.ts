@@ -1,9 +1,10 @@
 /**
  * When the next request to one service may start, under Sending → Adaptive: no limit until the
  * service pushes back, then a pause (the Retry-After asked for, or a short one), a rate learned from
- * what it accepted, and growth while every start is accepted. Every time is passed in, so the rules
- * are tested with a clock the test controls. Why each rule: docs/sending.md; the figure that keeps
- * each: BENCHMARKS.md, What each part of Adaptive sending buys.
+ * what it accepted, and growth while the rate holds starts back and the service accepts them.
+ * Every time is passed in, so the rules are tested with a clock the test controls. Why each rule:
+ * docs/sending.md; the figure that keeps each: BENCHMARKS.md, What each part of Adaptive sending
+ * buys.
  */
 
 /** The pause after a push-back without Retry-After: the service's queue drains meanwhile. */
@@ -25,7 +26,7 @@ const DELIVERY_WINDOW_MS = 250;
 const BURST_MS = 10;
 
 export class SendRate {
-	/** Infinity until the service first pushes back: then only MAX_IN_FLIGHT bounds a burst. */
+	/** Infinity until the service first pushes back: until then the gate alone bounds a burst. */
 	perSecond = Number.POSITIVE_INFINITY;
 	private tokens = 0;
 	private refilledAt: number;
