@@ -10,7 +10,7 @@ import type { Failure, RequestInfo } from './failure';
 import { editorText } from './failure';
 import type { RawResponse } from './response';
 import { headerValue } from './response';
-import { answerSaid, isHtmlPage, serviceSaid } from './serviceSaid';
+import { answerSaid, isHtmlPage } from './serviceSaid';
 
 // Retry-After as delay-seconds (the other form is an HTTP date).
 const DELAY_SECONDS = /^\s*\d+\s*$/;
@@ -151,7 +151,7 @@ export function failureFromAnswer(
 	const answered = { httpCode: String(status) } as const;
 	const retryAfter = headerValue(response.headers, 'retry-after');
 	const pushBack = { afterMs: parseRetryAfter(retryAfter, now) };
-	const said = serviceSaid(response);
+	const said = answerSaid(response);
 	if (status >= 300 && status < 400) {
 		const location = headerValue(response.headers, 'location') ?? '(no Location header)';
 		return {
@@ -212,14 +212,13 @@ export function failureFromAnswer(
 		return unavailableForNow(response, pushBack);
 	}
 	if (status >= 500) {
-		const told = answerSaid(response);
 		const hint = status === 503 ? limiterHint(response, retryAfter) : '';
 		return {
 			...answered,
 			code: 'may_have_run',
 			pushBack: status === 503 ? pushBack : undefined,
 			message: failedAt(response, status),
-			description: `${hint}${told}`.trim() || undefined,
+			description: `${hint}${said}`.trim() || undefined,
 		};
 	}
 	return {

@@ -64,8 +64,9 @@ export function isHtmlPage(response: RawResponse): boolean {
 }
 
 /**
- * What the answer said, for a 5xx: a proxy's or gateway's error page is an HTML page, whose text
- * quoted on one line reads as markup; its title says what it is.
+ * What the answer said, whatever its status: a proxy's or gateway's error page (nginx's 429 or
+ * 503, a firewall's 403) is an HTML page, whose text quoted on one line reads as markup; its
+ * title says what it is.
  */
 export function answerSaid(response: RawResponse): string {
 	if (!isHtmlPage(response)) return serviceSaid(response);

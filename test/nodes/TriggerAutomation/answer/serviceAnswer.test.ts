@@ -196,6 +196,23 @@ describe('a 503 without Retry-After stays may_have_run, and says a rate limiter 
 			'The answer was an HTML page.',
 		);
 	});
+
+	it("a proxy's HTML page answering 4xx is told by its title too, never quoted as markup", () => {
+		const nginx429 =
+			'<html>\r\n<head><title>429 Too Many Requests</title></head>\r\n<body>\r\n' +
+			'<center><h1>429 Too Many Requests</h1></center>\r\n<hr><center>nginx/1.22.1</center>\r\n' +
+			'</body>\r\n</html>\r\n';
+		expect(answered(429, NGINX_HEADERS, nginx429).description).toBe(
+			'The answer was an HTML page titled “429 Too Many Requests”.',
+		);
+		expect(
+			answered(403, {}, '<!DOCTYPE html><title>Access denied</title><p>WAF</p>').description,
+		).toMatch(/ The answer was an HTML page titled “Access denied”\.$/);
+		// A service's own JSON or text is still quoted.
+		expect(answered(429, {}, '{"message":"slow down"}').description).toBe(
+			'The service said: slow down',
+		);
+	});
 });
 
 describe('who answered, as the answer names it', () => {
