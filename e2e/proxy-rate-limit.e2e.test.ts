@@ -165,6 +165,32 @@ describe("n8n's engine behind the real nginx, limiting the rate", () => {
 		);
 		expectEnds(scenario, items, acceptedMessages(receiver, path));
 	});
+
+	it("limit_req_status 429, Retries When Not Accepted 0: an item nginx turned away fails rate_limited, nginx's page told by its title", async () => {
+		// A {base_url} this process has not sent to: its first burst meets nginx's limit.
+		const path = `/fresh/webhooks/cloud/${AUTOMATION}`;
+		const run = await runWorkflow(
+			triggerWorkflow({
+				items: Array.from({ length: ITEMS }, (_, i) => ({ m: `fresh-${i}` })),
+				parameters: { message: '={{ $json.m }}', options: { retries: 0 } },
+				settings: { onError: 'continueRegularOutput' },
+				webhookUrl: `${proxies[0].url}${path}`,
+				secret: SECRET,
+			}),
+		);
+		const items = outputOf(run, NODE_NAME).map(({ json }) => json);
+		const failed = items.filter((json) => json.statusCode !== 202);
+		expect(failed.length).toBeGreaterThan(0);
+		expect(items.length - failed.length).toBe(acceptedMessages(receiver, path).length);
+		for (const json of failed) {
+			const details = json.details as IDataObject;
+			expect(details).toMatchObject({ code: 'rate_limited', httpCode: '429' });
+			expect(String(details.description)).toContain(
+				'The answer was an HTML page titled “429 Too Many Requests”.',
+			);
+			expect(String(details.description)).not.toMatch(/<html|‹html/);
+		}
+	});
 });
 
 describe('n8n 2.x behind the real nginx, limiting the rate', () => {
