@@ -191,7 +191,7 @@ export const nodeProperties: INodeProperties[] = [
 				noDataExpression: true,
 				default: false,
 				description:
-					'Whether to output, per item, exactly what would be sent (method, URL, headers with the signature shortened, the body, its length and SHA-256, the timestamp) instead of sending it. Nothing is sent and no run is created.',
+					'Whether to output, per item, the request that would be sent instead of sending it: method, URL, the headers the node and credential set (the signature shortened), the exact body, its length and SHA-256, the timestamp. Nothing is sent and no run is created.',
 			},
 			{
 				displayName: LABELS.retries,
