@@ -137,6 +137,21 @@ function expectEnds(
 	}
 }
 
+/** Items behind nginx's 429 with no retries: some failed, each telling nginx's page by its title. */
+function expectTitled(items: IDataObject[], accepted: string[]) {
+	const failed = items.filter((json) => json.statusCode !== 202);
+	expect(failed.length).toBeGreaterThan(0);
+	expect(items.length - failed.length).toBe(accepted.length);
+	for (const json of failed) {
+		const details = json.details as IDataObject;
+		expect(details).toMatchObject({ code: 'rate_limited', httpCode: '429' });
+		expect(String(details.description)).toContain(
+			'The answer was an HTML page titled “429 Too Many Requests”.',
+		);
+		expect(String(details.description)).not.toMatch(/<html|‹html/);
+	}
+}
+
 describe("n8n's engine behind the real nginx, limiting the rate", () => {
 	const { receiver, proxies, start, stop } = limitedService();
 	beforeAll(start);
@@ -179,17 +194,7 @@ describe("n8n's engine behind the real nginx, limiting the rate", () => {
 			}),
 		);
 		const items = outputOf(run, NODE_NAME).map(({ json }) => json);
-		const failed = items.filter((json) => json.statusCode !== 202);
-		expect(failed.length).toBeGreaterThan(0);
-		expect(items.length - failed.length).toBe(acceptedMessages(receiver, path).length);
-		for (const json of failed) {
-			const details = json.details as IDataObject;
-			expect(details).toMatchObject({ code: 'rate_limited', httpCode: '429' });
-			expect(String(details.description)).toContain(
-				'The answer was an HTML page titled “429 Too Many Requests”.',
-			);
-			expect(String(details.description)).not.toMatch(/<html|‹html/);
-		}
+		expectTitled(items, acceptedMessages(receiver, path));
 	});
 });
 
@@ -216,6 +221,18 @@ describe('n8n 2.x behind the real nginx, limiting the rate', () => {
 		};
 	});
 
+	// Behind nginx's 429 with Retries When Not Accepted 0: what an item nginx turned away says.
+	const titleCredential = { id: 'e2eProxyTitle001', name: "Behind nginx's 429, no retries" };
+	const titlePath = `/title/webhooks/cloud/${AUTOMATION}`;
+	const titleWorkflow = itemsWorkflow({
+		id: workflowId('proxyTitle'),
+		name: "Behind nginx's 429, no retries",
+		items: Array.from({ length: ITEMS }, (_, i) => ({ message: `t${i}`, position: i })),
+		credential: titleCredential,
+		settings: { onError: 'continueRegularOutput' },
+		options: { retries: 0 },
+	});
+
 	const large = new Receiver({
 		respond: (request, res) => writeLargeAnswer(request, res, 202, LARGE_ANSWER_BYTES),
 	});
@@ -238,12 +255,17 @@ describe('n8n 2.x behind the real nginx, limiting the rate', () => {
 					data: { webhookUrl: `${proxies[index].url}${path}`, signingSecret: SECRET },
 				})),
 				{
+					...titleCredential,
+					type: CREDENTIAL_TYPE,
+					data: { webhookUrl: `${proxies[0].url}${titlePath}`, signingSecret: SECRET },
+				},
+				{
 					...largeCredential,
 					type: CREDENTIAL_TYPE,
 					data: { webhookUrl: large.webhookUrl(AUTOMATION), signingSecret: SECRET },
 				},
 			],
-			workflows: [...workflows.map(({ workflow }) => workflow), largeWorkflow],
+			workflows: [...workflows.map(({ workflow }) => workflow), titleWorkflow, largeWorkflow],
 		}));
 	});
 	afterAll(async () => {
@@ -261,6 +283,16 @@ describe('n8n 2.x behind the real nginx, limiting the rate', () => {
 		const [request] = large.requests;
 		console.log(`300 MB answer: the service wrote ${request.bytesSent} bytes before n8n closed`);
 		expect(request.bytesSent).toBeLessThan(LARGE_ANSWER_BYTES / 10);
+	});
+
+	it("limit_req_status 429, Retries When Not Accepted 0: an item nginx turned away fails rate_limited, nginx's page told by its title", async () => {
+		const execution = await rest.ended(await rest.runManually(titleWorkflow.id!), 120_000);
+		expect(execution.status).toBe('success');
+		const output = execution.data.resultData.runData[NODE_NAME][0].data!.main[0];
+		expectTitled(
+			output.map(({ json }) => json as IDataObject),
+			acceptedMessages(receiver, titlePath),
+		);
 	});
 
 	it.each(CASES)('$name: $rule', async (scenario) => {
