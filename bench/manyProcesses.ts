@@ -8,7 +8,8 @@
  * ideal (items ÷ limit), the 429s blind and informed (bench/refusals.ts), every item accepted once,
  * and each process's share of what the service accepted while all were still sending
  * (bench/processShares.ts). (w4q) puts a quota told in every answer in place of the bucket (item 4),
- * each process told it by one item of its own before its burst.
+ * each process told it by one item of its own before its burst; (w4q1) the same limit as a quota
+ * per second, whose reset, told in whole seconds, every answer says is within a second.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -39,7 +40,7 @@ export interface ProcessesScenario {
 	quota?: Omit<QuotaSpec, 'limit'>;
 }
 
-/** The shapes: 2 and 4 processes at 5/s (few items each) and at 50/s (many). */
+/** The shapes: 2 and 4 processes at 5/s (few items each) and at 50/s (many); quotas told. */
 export const PROCESS_SCENARIOS: ProcessesScenario[] = [
 	{ id: 'w2', processes: 2, executions: 25, itemsPerExecution: 2, perSecond: 5 },
 	{ id: 'w4', processes: 4, executions: 25, itemsPerExecution: 2, perSecond: 5 },
@@ -52,6 +53,14 @@ export const PROCESS_SCENARIOS: ProcessesScenario[] = [
 		itemsPerExecution: 2,
 		perSecond: 5,
 		quota: { windowSeconds: 2, form: 'draft' },
+	},
+	{
+		id: 'w4q1',
+		processes: 4,
+		executions: 25,
+		itemsPerExecution: 2,
+		perSecond: 5,
+		quota: { windowSeconds: 1, form: 'draft' },
 	},
 ];
 
