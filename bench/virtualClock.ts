@@ -1,0 +1,249 @@
+/**
+ * Many processes' Adaptive sending on a virtual clock: the package's own gate, lanes, rate and quota
+ * (nodes/TriggerAutomation/sending/, compiled beside this file), for several simulated n8n
+ * processes sending to one service that keeps a fixed-window quota told in every answer
+ * (dev/quotaHeaders.js) or a token bucket answering 429 with Retry-After: 1. `Date.now` and the
+ * timers (read by the sending when it waits, not when it loads) are replaced by a clock that jumps from one event to the next, so hundreds of runs of
+ * (w4q) take seconds: a way to see where a rule of the sending loses time or turns requests away
+ * before the real bench (bench/manyProcesses.ts) measures it. Only this process is changed.
+ *
+ * `node .dev-dist/bench/virtualClock.js [--processes 4] [--executions 25] [--items 2]
+ * [--per-second 5] [--window 2 | --bucket] [--late 5] [--runs 200]`: per run, as the bench counts
+ * it, the time from the burst's start to the last answer, the 429s after each process's first
+ * answer, and each process's share while all were sending; then their medians and extremes.
+ */
+import { FixedWindowQuota } from '../dev/quotaHeaders';
+import { readQuota } from '../nodes/TriggerAutomation/answer/rateLimitHeaders';
+import type { Attempt } from '../nodes/TriggerAutomation/request/attempt';
+import { resendDecision } from '../nodes/TriggerAutomation/sending/resendPolicy';
+import type { Outcome } from '../nodes/TriggerAutomation/sending/sending';
+import { sendAdaptively } from '../nodes/TriggerAutomation/sending/sending';
+import { WaitTally } from '../nodes/TriggerAutomation/sending/waitTally';
+
+interface Event {
+	at: number;
+	order: number;
+	run: () => void;
+	cancelled: boolean;
+}
+
+/** The virtual clock: events in time order, each run with its promise reactions before the next. */
+class Clock {
+	now = 1_700_000_000_000;
+	private readonly events: Event[] = [];
+	private order = 0;
+
+	at(at: number, run: () => void): Event {
+		const event = { at, order: this.order++, run, cancelled: false };
+		const i = this.events.findIndex((e) => e.at > at);
+		this.events.splice(i === -1 ? this.events.length : i, 0, event);
+		return event;
+	}
+
+	/** Runs events until `done` holds; every reaction settles between two events. */
+	async runUntil(done: () => boolean): Promise<void> {
+		while (this.events.length > 0 && !done()) {
+			const event = this.events.shift()!;
+			if (event.cancelled) continue;
+			this.now = Math.max(this.now, event.at);
+			event.run();
+			await new Promise((settled) => setImmediate(settled));
+		}
+	}
+
+	clear(): void {
+		this.events.length = 0;
+	}
+}
+
+const clock = new Clock();
+Date.now = () => Math.floor(clock.now);
+const timers = globalThis as unknown as {
+	setTimeout: (run: () => void, ms?: number) => Event;
+	clearTimeout: (event?: Event) => void;
+};
+timers.setTimeout = (run, ms = 0) => clock.at(clock.now + Math.max(1, ms), run);
+timers.clearTimeout = (event) => {
+	if (event) event.cancelled = true;
+};
+
+interface Model {
+	processes: number;
+	executions: number;
+	items: number;
+	perSecond: number;
+	/** The quota's window in seconds; 0: a token bucket holding a second's worth. */
+	windowSeconds: number;
+	/** Mean of the exponential delay with which a process reads an answer, ms (plus 0.3 ms). */
+	lateMs: number;
+	runs: number;
+}
+
+const SERVICE_MS = 50;
+const RETRIES = 5;
+
+/** A seeded generator, so that a run can be traced again. */
+let seed = 1;
+function random(): number {
+	seed = (seed * 1_103_515_245 + 12_345) & 0x7fffffff;
+	return seed / 0x80000000;
+}
+Math.random = random;
+
+interface Run {
+	seconds: number;
+	toldTurnedAway: number;
+	shares: number[];
+}
+
+let services = 0;
+
+async function oneRun(model: Model): Promise<Run> {
+	const quota =
+		model.windowSeconds > 0
+			? new FixedWindowQuota(
+					{
+						limit: model.perSecond * model.windowSeconds,
+						windowSeconds: model.windowSeconds,
+						form: 'draft',
+					},
+					() => clock.now,
+				)
+			: undefined;
+	let tokens = model.perSecond;
+	let filledAt = clock.now;
+	const take = () => {
+		if (quota) return quota.take();
+		tokens = Math.min(model.perSecond, tokens + ((clock.now - filledAt) * model.perSecond) / 1000);
+		filledAt = clock.now;
+		if (tokens < 1) return { admitted: false, headers: { 'Retry-After': '1' } };
+		tokens--;
+		return { admitted: true, headers: {} };
+	};
+	const firstAnswered: Array<number | undefined> = [];
+	const admitted: Array<{ at: number; proc: number }> = [];
+	let toldTurnedAway = 0;
+	const send = (proc: number) => async () =>
+		await new Promise<Attempt>((resolve) => {
+			clock.at(clock.now + 0.2, () => {
+				const told = (firstAnswered[proc] ?? Infinity) < clock.now;
+				const answer = take();
+				const writtenAt = clock.now + (answer.admitted ? SERVICE_MS : 0.1);
+				if (answer.admitted) admitted.push({ at: clock.now, proc });
+				else if (told) toldTurnedAway++;
+				firstAnswered[proc] ??= writtenAt;
+				const readAt = writtenAt + 0.3 - Math.log(1 - random()) * model.lateMs;
+				clock.at(readAt, () => {
+					const headers = Object.fromEntries(
+						Object.entries(answer.headers).map(([name, value]) => [name.toLowerCase(), value]),
+					);
+					const reading = readQuota(headers, Date.now());
+					const retryAfter = headers['retry-after'];
+					resolve(
+						answer.admitted
+							? {
+									accepted: { statusCode: 202, headers, body: Buffer.alloc(0) },
+									signedAt: 0,
+									quota: reading,
+								}
+							: ({
+									failure: {
+										code: 'rate_limited',
+										pushBack: { afterMs: retryAfter ? Number(retryAfter) * 1000 : undefined },
+									},
+									quota: reading,
+								} as unknown as Attempt),
+					);
+				});
+			});
+		});
+	const execution = async (proc: number, url: string, count: number): Promise<Outcome[]> =>
+		await sendAdaptively({
+			service: url,
+			count,
+			stop: undefined,
+			tally: new WaitTally(),
+			halt: () => false,
+			send: async (itemIndex, pace) => {
+				let tries = { resent: 0, spent: 0 };
+				let seen = pace.accepted;
+				let afterMs: number | undefined;
+				for (;;) {
+					const sent = await pace.attempt(send(proc), afterMs);
+					if (!sent || 'accepted' in sent) return { itemIndex, json: {} };
+					const decision = resendDecision(sent.failure, tries, RETRIES, pace.accepted !== seen);
+					[seen, tries] = [pace.accepted, decision.tries];
+					if (!decision.resend) return { itemIndex, error: decision.why };
+					afterMs = decision.afterMs;
+				}
+			},
+		});
+	const urls = Array.from({ length: model.processes }, (_, p) => `http://model/${++services}/${p}`);
+	if (quota) {
+		// As the bench: each process is told the quota by one item of its own before its burst.
+		let told = 0;
+		urls.forEach((url, p) =>
+			clock.at(clock.now + random() * 2, () => void execution(p, url, 1).then(() => told++)),
+		);
+		await clock.runUntil(() => told === model.processes);
+		clock.now += 300;
+	}
+	const start = clock.now;
+	const ends: number[] = [];
+	let failed = 0;
+	urls.forEach((url, p) => {
+		let left = model.executions;
+		for (let e = 0; e < model.executions; e++) {
+			clock.at(start + random() * 3, () => {
+				void execution(p, url, model.items).then((outcomes) => {
+					failed += outcomes.filter((outcome) => 'error' in outcome).length;
+					if (--left === 0) ends[p] = clock.now;
+				});
+			});
+		}
+	});
+	await clock.runUntil(() => ends.filter((end) => end !== undefined).length === model.processes);
+	clock.clear();
+	if (failed > 0) throw new Error(`${failed} items failed`);
+	const firstEnd = Math.min(...ends);
+	const whileAll = admitted.filter(({ at }) => at >= start && at <= firstEnd);
+	const equal = whileAll.length / model.processes;
+	const shares = urls.map((_, p) => whileAll.filter((a) => a.proc === p).length / equal);
+	return { seconds: (Math.max(...ends) - start) / 1000, toldTurnedAway, shares };
+}
+
+function option(name: string, fallback: number): number {
+	const at = process.argv.indexOf(`--${name}`);
+	return at === -1 ? fallback : Number(process.argv[at + 1]);
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1];
+
+async function main(): Promise<void> {
+	const model: Model = {
+		processes: option('processes', 4),
+		executions: option('executions', 25),
+		items: option('items', 2),
+		perSecond: option('per-second', 5),
+		windowSeconds: process.argv.includes('--bucket') ? 0 : option('window', 2),
+		lateMs: option('late', 5),
+		runs: option('runs', 200),
+	};
+	const runs: Run[] = [];
+	for (let r = 0; r < model.runs; r++) {
+		seed = 1000 + r * 7919;
+		runs.push(await oneRun(model));
+	}
+	const seconds = runs.map((run) => run.seconds);
+	const told = runs.map((run) => run.toldTurnedAway);
+	const uneven = runs.filter((run) => run.shares.some((share) => share < 0.5 || share > 2));
+	const ideal = (model.processes * model.executions * model.items) / model.perSecond;
+	process.stdout.write(
+		`${model.runs} runs, ideal ${ideal} s: ${median(seconds).toFixed(1)} s median ` +
+			`(${Math.min(...seconds).toFixed(1)}–${Math.max(...seconds).toFixed(1)}); ` +
+			`429s after the process's first answer ${median(told)} median (${Math.min(...told)}–${Math.max(...told)}); ` +
+			`${uneven.length} runs with a share outside 0.5–2\n`,
+	);
+}
+
+void main();
