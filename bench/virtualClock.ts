@@ -1,11 +1,12 @@
 /**
- * Many processes' Adaptive sending on a virtual clock: the package's own gate, lanes, rate and quota
- * (nodes/TriggerAutomation/sending/, compiled beside this file), for several simulated n8n
+ * Many processes' Adaptive sending on a virtual clock: the package's own gate, lanes, rate and
+ * quota (nodes/TriggerAutomation/sending/, compiled beside this file), for several simulated n8n
  * processes sending to one service that keeps a fixed-window quota told in every answer
  * (dev/quotaHeaders.js) or a token bucket answering 429 with Retry-After: 1. `Date.now` and the
- * timers (read by the sending when it waits, not when it loads) are replaced by a clock that jumps from one event to the next, so hundreds of runs of
- * (w4q) take seconds: a way to see where a rule of the sending loses time or turns requests away
- * before the real bench (bench/manyProcesses.ts) measures it. Only this process is changed.
+ * timers (read by the sending when it waits, not when it loads) are replaced by a clock that
+ * jumps from one event to the next, so hundreds of runs of (w4q) take seconds: a way to see where
+ * a rule of the sending loses time or turns requests away before the real bench
+ * (bench/manyProcesses.ts) measures it. Only this process is changed.
  *
  * `node .dev-dist/bench/virtualClock.js [--processes 4] [--executions 25] [--items 2]
  * [--per-second 5] [--window 2 | --bucket] [--late 5] [--runs 200]`: per run, as the bench counts
@@ -146,7 +147,8 @@ async function oneRun(model: Model): Promise<Run> {
 									signedAt: 0,
 									quota: reading,
 								}
-							: ({
+							: // The gate and the re-send policy read only a failure's code and push-back.
+								({
 									failure: {
 										code: 'rate_limited',
 										pushBack: { afterMs: retryAfter ? Number(retryAfter) * 1000 : undefined },
