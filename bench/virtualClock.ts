@@ -14,12 +14,17 @@
  * answer, and each process's share while all were sending; then their medians and extremes.
  */
 import { FixedWindowQuota } from '../dev/quotaHeaders';
+import { TokenBucket } from '../dev/tokenBucket';
 import { readQuota } from '../nodes/TriggerAutomation/answer/rateLimitHeaders';
 import type { Attempt } from '../nodes/TriggerAutomation/request/attempt';
 import { resendDecision } from '../nodes/TriggerAutomation/sending/resendPolicy';
 import type { Outcome } from '../nodes/TriggerAutomation/sending/sending';
 import { sendAdaptively } from '../nodes/TriggerAutomation/sending/sending';
 import { WaitTally } from '../nodes/TriggerAutomation/sending/waitTally';
+import { noneStarved, processShares } from './processShares';
+import type { Refusal } from './refusals';
+import { countTold } from './refusals';
+import { spread, summarize } from './stats';
 
 interface Event {
 	at: number;
@@ -111,27 +116,24 @@ async function oneRun(model: Model): Promise<Run> {
 					() => clock.now,
 				)
 			: undefined;
-	let tokens = model.perSecond;
-	let filledAt = clock.now;
-	const take = () => {
-		if (quota) return quota.take();
-		tokens = Math.min(model.perSecond, tokens + ((clock.now - filledAt) * model.perSecond) / 1000);
-		filledAt = clock.now;
-		if (tokens < 1) return { admitted: false, headers: { 'Retry-After': '1' } };
-		tokens--;
-		return { admitted: true, headers: {} };
-	};
-	const firstAnswered: Array<number | undefined> = [];
-	const admitted: Array<{ at: number; proc: number }> = [];
-	let toldTurnedAway = 0;
+	// The bench's receiver keeps the same bucket (bench/receiver.ts); it reads the virtual clock.
+	const bucket = new TokenBucket(model.perSecond);
+	const take = () =>
+		quota?.take() ??
+		(bucket.admit()
+			? { admitted: true, headers: {} }
+			: { admitted: false, headers: { 'Retry-After': '1' } });
+	// As the receiver records them, by process: its first answer, its accepted, its 429s.
+	const firstAnswered: Record<string, number> = {};
+	const acceptedMs: number[][] = Array.from({ length: model.processes }, () => []);
+	const refusals: Refusal[] = [];
 	const send = (proc: number) => async () =>
 		await new Promise<Attempt>((resolve) => {
 			clock.at(clock.now + 0.2, () => {
-				const told = (firstAnswered[proc] ?? Infinity) < clock.now;
 				const answer = take();
 				const writtenAt = clock.now + (answer.admitted ? SERVICE_MS : 0.1);
-				if (answer.admitted) admitted.push({ at: clock.now, proc });
-				else if (told) toldTurnedAway++;
+				if (answer.admitted) acceptedMs[proc].push(clock.now);
+				else refusals.push({ arrivedMs: clock.now, answeredMs: writtenAt, path: String(proc) });
 				firstAnswered[proc] ??= writtenAt;
 				const readAt = writtenAt + 0.3 - Math.log(1 - random()) * model.lateMs;
 				clock.at(readAt, () => {
@@ -207,19 +209,17 @@ async function oneRun(model: Model): Promise<Run> {
 	await clock.runUntil(() => ends.filter((end) => end !== undefined).length === model.processes);
 	clock.clear();
 	if (failed > 0) throw new Error(`${failed} items failed`);
-	const firstEnd = Math.min(...ends);
-	const whileAll = admitted.filter(({ at }) => at >= start && at <= firstEnd);
-	const equal = whileAll.length / model.processes;
-	const shares = urls.map((_, p) => whileAll.filter((a) => a.proc === p).length / equal);
-	return { seconds: (Math.max(...ends) - start) / 1000, toldTurnedAway, shares };
+	return {
+		seconds: (Math.max(...ends) - start) / 1000,
+		toldTurnedAway: countTold(refusals, firstAnswered),
+		shares: processShares(acceptedMs).shares,
+	};
 }
 
 function option(name: string, fallback: number): number {
 	const at = process.argv.indexOf(`--${name}`);
 	return at === -1 ? fallback : Number(process.argv[at + 1]);
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1];
 
 async function main(): Promise<void> {
 	const model: Model = {
@@ -236,14 +236,13 @@ async function main(): Promise<void> {
 		seed = 1000 + r * 7919;
 		runs.push(await oneRun(model));
 	}
-	const seconds = runs.map((run) => run.seconds);
-	const told = runs.map((run) => run.toldTurnedAway);
-	const uneven = runs.filter((run) => run.shares.some((share) => share < 0.5 || share > 2));
+	const seconds = summarize(runs.map((run) => run.seconds));
+	const told = summarize(runs.map((run) => run.toldTurnedAway));
+	const uneven = runs.filter((run) => !noneStarved(run.shares));
 	const ideal = (model.processes * model.executions * model.items) / model.perSecond;
 	process.stdout.write(
-		`${model.runs} runs, ideal ${ideal} s: ${median(seconds).toFixed(1)} s median ` +
-			`(${Math.min(...seconds).toFixed(1)}–${Math.max(...seconds).toFixed(1)}); ` +
-			`429s after the process's first answer ${median(told)} median (${Math.min(...told)}–${Math.max(...told)}); ` +
+		`${model.runs} runs, ideal ${ideal} s: median ${spread(seconds, 1, ' s')}; ` +
+			`429s after the process's first answer: median ${spread(told)}; ` +
 			`${uneven.length} runs with a share outside 0.5–2\n`,
 	);
 }
