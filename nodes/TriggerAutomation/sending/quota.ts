@@ -2,8 +2,8 @@
  * The quota a service tells in its answers (answer/rateLimitHeaders.ts), kept by Sending →
  * Adaptive for one service in one n8n process (serviceGate.ts): a budget of the requests that may
  * start before the quota resets. Every time is passed in, so the rules are tested with a clock the
- * test controls. Why each rule: docs/sending.md; the figure that keeps the share, the first word
- * and the step (RESET_STEP_MS): BENCHMARKS.md, What each part of Adaptive sending buys.
+ * test controls. Why each rule: docs/sending.md; the figure that keeps the share, the first word,
+ * the reset's bound and the pace: BENCHMARKS.md, What each part of Adaptive sending buys.
  */
 import type { QuotaReading } from '../answer/rateLimitHeaders';
 
@@ -15,21 +15,17 @@ import { tooLongToWait } from './resendPolicy';
  * whatever the rounding.
  */
 export const RESET_MARGIN_MS = 1000;
-/**
- * A reset told in seconds rounded up comes up to a second after the window turns: once the request
- * alone at it finds the next window already spent by others, resets are taken this much earlier,
- * at most three times (750 ms), so that a process that only ever hears early in its window does
- * not come late to every window after.
- */
-export const RESET_STEP_MS = 250;
 
 /**
  * Why no 429 follows once an answer has told the quota, in one process: the budget is what the
  * service said remains, less every request that may not be counted in it yet (all in flight when
  * it said so, and each start since); an older answer (more remaining, in the same window) never
  * raises it; and after the reset one request goes alone until its answer says the quota anew,
- * as the quota need not be whole again (a sliding window, other clients). The reset is taken as
- * told until a service proves it rounds its resets down (one 429, once): then a second late.
+ * as the quota need not be whole again (a sliding window, other clients). The reset is the
+ * earliest any answer of the window told: each counted from when the service answered, rounded
+ * up, is a time the window cannot end after, and a reset told up to a second late made a process
+ * come to every window after the others had spent it. Until a service proves it rounds its resets
+ * down (one 429, once): then a second late.
  *
  * Why few follow when other clients (queue-mode workers) spend it too: of the budget, a process
  * starts half, rounded up, before the next answer tells it anew, so what another client spends
@@ -39,9 +35,10 @@ export const RESET_STEP_MS = 250;
  * remains for a request its budget had room for. The process then reckons the clients (used ÷
  * its own; at least 2 after such a 429; the most of this window and the last) and starts half of
  * its share of the budget; a part of one request is one as often as that part. The first word it
- * hears has no window before it to reckon from: one request goes, whose answer tells. And since a
- * process that is told every reset late comes to windows the others have spent, a window found
- * spent at its reset moves later resets a step earlier (RESET_STEP_MS).
+ * hears has no window before it to reckon from: one request goes, whose answer tells. And its
+ * share goes paced over the first half of the time to the reset, not at once, so that the answers
+ * tell the others' use before its last requests are drawn (a whole draw at once, on a word a round
+ * trip old, turned requests away in long windows). Not paced alone: nothing to wait for.
  */
 export class Quota {
 	/** Starts so far: the number of the next one. */
@@ -57,8 +54,10 @@ export class Quota {
 	private endedAt = 0;
 	/** Added to each reset told: 0 until one proved early, then RESET_MARGIN_MS. */
 	private margin = 0;
-	/** Taken from each reset told: RESET_STEP_MS for each time a window was found spent at its reset. */
-	private advance = 0;
+	/** The earliest reset any answer of this window told: the window ends by then. */
+	private bound: number | undefined;
+	/** Shared with others: when the next start of this window's share may go (its pace). */
+	private nextAt = 0;
 	/** A word of the quota was heard: the first has no window before it to reckon clients from. */
 	private heardBefore = false;
 	/** The number of this window's first start, to count this process's use in it. */
@@ -86,19 +85,23 @@ export class Quota {
 	waitMs(now: number): number {
 		if (this.told && now >= this.told.resetAt) {
 			this.endedAt = this.told.resetAt;
-			this.told = undefined;
+			[this.told, this.bound] = [undefined, undefined];
 			this.probeFrom = this.starts;
 			this.windowFrom = this.starts;
 			[this.lastClients, this.clients] = [this.clients, 1];
 		}
-		if (this.told) return this.left > 0 ? 0 : this.told.resetAt - now;
+		if (this.told && this.left <= 0) return this.told.resetAt - now;
+		if (this.told) return Math.max(0, Math.min(this.nextAt, this.told.resetAt) - now);
 		return this.probing ? Number.POSITIVE_INFINITY : 0;
 	}
 
-	/** A request starts (its turn was given): it spends one. Returns its number. */
-	start(): number {
+	/** A request starts at `now` (its turn was given): it spends one. Returns its number. */
+	start(now: number): number {
 		if (this.told && this.left > 0) this.budgeted.add(this.starts);
-		if (this.told) this.left--;
+		if (this.told) {
+			this.left--;
+			this.nextAt = this.paced(now);
+		}
 		if (!this.told && this.probeFrom !== undefined) this.probing = true;
 		return this.starts++;
 	}
@@ -125,7 +128,9 @@ export class Quota {
 		// is an answer the service gave earlier (or a new window, met once the reset has passed).
 		if (reading && (!this.told || reading.remaining <= this.told.remaining)) {
 			this.reckonClients(n, reading, othersInFlight);
-			const resetAt = reading.resetAt + this.margin - this.advance;
+			const sameWindow = this.told && this.bound !== undefined && now < this.told.resetAt;
+			this.bound = sameWindow ? Math.min(this.bound!, reading.resetAt) : reading.resetAt;
+			const resetAt = this.bound + this.margin;
 			this.told = { remaining: reading.remaining, resetAt, header: reading.header };
 			const farReset = tooLongToWait(reading.resetAt - now);
 			const budget = this.half(reading.remaining - othersInFlight, farReset);
@@ -142,18 +147,12 @@ export class Quota {
 
 	/**
 	 * The request alone at a reset was turned away. By the window it was to follow (a reset told
-	 * within a second of the one passed), it went early: a reset taken early is taken a step later;
-	 * else the service rounds its resets down (or its clock is behind): from now on they are taken a
-	 * second late. By a window told further off, others spent the next window before it came: the
-	 * window turned before the reset told, rounded up: resets are taken a step earlier.
+	 * within a second of the one passed), it went early: the service rounds its resets down (or its
+	 * clock is behind): from now on they are taken a second late. By a window told further off,
+	 * others spent the next window before it came: nothing to learn of the reset.
 	 */
 	private turnedAwayAtReset(resetAt: number): void {
-		if (resetAt <= this.endedAt + RESET_MARGIN_MS) {
-			if (this.advance > 0) this.advance -= RESET_STEP_MS;
-			else this.margin = RESET_MARGIN_MS;
-		} else if (this.margin === 0) {
-			this.advance = Math.min(RESET_MARGIN_MS - RESET_STEP_MS, this.advance + RESET_STEP_MS);
-		}
+		if (resetAt <= this.endedAt + RESET_MARGIN_MS) this.margin = RESET_MARGIN_MS;
 	}
 
 	/**
@@ -179,6 +178,19 @@ export class Quota {
 		if (clients === 1 || farReset) return Math.ceil(budget / 2);
 		const share = budget / clients / 2;
 		return Math.floor(share) + (Math.random() < share % 1 ? 1 : 0);
+	}
+
+	/**
+	 * When the start after one at `now` may go: shared with others, its share of what remains over
+	 * the first half of the time to the reset; alone, or at a reset further off than the node
+	 * waits (its items would fail unsent meanwhile), at once.
+	 */
+	private paced(now: number): number {
+		const clients = Math.max(this.clients, this.lastClients);
+		const toReset = this.told!.resetAt - now;
+		if (clients === 1 || tooLongToWait(toReset)) return now;
+		const share = Math.max(1, this.told!.remaining / clients);
+		return now + toReset / share / 2;
 	}
 
 	/** Request `n` was never sent (its turn went back unused): what it spent comes back. */

@@ -93,8 +93,9 @@ export class ServiceGate {
 			this.rate.acceptedOne(sentAt, now);
 		} else if (attempt.failure.pushBack) {
 			const afterMs = attempt.failure.pushBack.afterMs ?? 0;
-			if (!tooLongToWait(afterMs)) this.rate.pushedBack(sentAt, now, afterMs);
-			else this.close(now + afterMs, 'Retry-After');
+			// A quota told spent holds every start until its reset: its window teaches no rate.
+			if (tooLongToWait(afterMs)) this.close(now + afterMs, 'Retry-After');
+			else if (attempt.quota?.remaining !== 0) this.rate.pushedBack(sentAt, now, afterMs);
 		}
 		this.dispatch();
 	}
@@ -154,7 +155,7 @@ export class ServiceGate {
 			this.starts++;
 			this.firstContact ??= { lane, at: now, others: 0 };
 			if (lane !== this.firstContact.lane) this.firstContact.others++;
-			lane.grant(now, this.quota.start());
+			lane.grant(now, this.quota.start(now));
 		}
 		const due = this.lanes.map((lane) => lane.resendAt).filter((at) => at > now && at < Infinity);
 		if (this.lanes.some((lane) => lane.ready(now) && this.heldInFirstContact(lane, now))) {

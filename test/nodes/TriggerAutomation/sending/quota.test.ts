@@ -7,11 +7,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import type { QuotaReading } from '../../../../nodes/TriggerAutomation/answer/rateLimitHeaders';
-import {
-	Quota,
-	RESET_MARGIN_MS,
-	RESET_STEP_MS,
-} from '../../../../nodes/TriggerAutomation/sending/quota';
+import { Quota, RESET_MARGIN_MS } from '../../../../nodes/TriggerAutomation/sending/quota';
 
 const T0 = 1_000_000;
 const told = (remaining: number, resetAt: number, limit?: number): QuotaReading => ({
@@ -24,14 +20,24 @@ const told = (remaining: number, resetAt: number, limit?: number): QuotaReading 
 /** A quota that has heard its first word (request 0 answered, telling `remaining` of 100). */
 function heardOnce(remaining = 100, resetAt = T0 + 10_000): Quota {
 	const quota = new Quota();
-	quota.ended(quota.start(), told(remaining, resetAt), 0, T0);
+	quota.ended(quota.start(T0), told(remaining, resetAt), 0, T0);
 	return quota;
 }
 
-/** How many requests start at `now` before the quota holds them back (at most `most`). */
-function startAll(quota: Quota, now: number, most = 100): number[] {
+/**
+ * The requests that start from `now` before the quota holds them back until an answer or the
+ * reset (at most `most`), each at the time its pace lets it: the times in `at`.
+ */
+function startAll(quota: Quota, now: number, most = 100, at: number[] = []): number[] {
 	const started: number[] = [];
-	while (started.length < most && quota.waitMs(now) === 0) started.push(quota.start());
+	for (let t = now; started.length < most; ) {
+		const waitMs = quota.waitMs(t);
+		if (waitMs === 0) {
+			started.push(quota.start(t));
+			at.push(t);
+		} else if (quota.reset && t + waitMs < quota.reset.at) t += waitMs;
+		else break;
+	}
 	return started;
 }
 
@@ -46,7 +52,7 @@ describe('Quota', () => {
 
 	it('the first word has no window before it to reckon other clients from: one request goes, whose answer tells what they spent', () => {
 		const quota = new Quota();
-		quota.ended(quota.start(), told(9, T0 + 10_000, 10), 0, T0);
+		quota.ended(quota.start(T0), told(9, T0 + 10_000, 10), 0, T0);
 		const started = startAll(quota, T0);
 		expect(started).toHaveLength(1);
 		// Only this process's two are counted: alone, half of 8.
@@ -93,7 +99,7 @@ describe('Quota', () => {
 
 	it('a turn given back unused gives back what it spent; one sent and never answered stays spent', () => {
 		const quota = new Quota();
-		quota.ended(quota.start(), told(2, T0 + 10_000), 0, T0);
+		quota.ended(quota.start(T0), told(2, T0 + 10_000), 0, T0);
 		const [unused, unanswered] = startAll(quota, T0);
 		expect(quota.waitMs(T0)).toBeGreaterThan(0);
 		quota.unused(unused);
@@ -104,7 +110,7 @@ describe('Quota', () => {
 
 	it('after the reset one request goes alone until its answer tells the quota again', () => {
 		const quota = new Quota();
-		quota.ended(quota.start(), told(0, T0 + 1_000), 0, T0);
+		quota.ended(quota.start(T0), told(0, T0 + 1_000), 0, T0);
 		const reset = T0 + 1_000;
 		expect(quota.waitMs(reset - 1)).toBe(1);
 		const [alone] = startAll(quota, reset);
@@ -116,7 +122,7 @@ describe('Quota', () => {
 
 	it('after the reset, an answer without a word of the quota ends it: nothing is held back', () => {
 		const quota = new Quota();
-		quota.ended(quota.start(), told(0, T0), 0, T0);
+		quota.ended(quota.start(T0), told(0, T0), 0, T0);
 		const [alone] = startAll(quota, T0 + RESET_MARGIN_MS);
 		// An older request's answer, without a word, tells nothing of the quota after the reset.
 		quota.ended(alone - 1, undefined, 1, T0 + RESET_MARGIN_MS);
@@ -127,7 +133,7 @@ describe('Quota', () => {
 
 	it('after the reset, the request alone given back unused, or never answered, lets another go alone', () => {
 		const quota = new Quota();
-		quota.ended(quota.start(), told(0, T0), 0, T0);
+		quota.ended(quota.start(T0), told(0, T0), 0, T0);
 		const now = T0 + RESET_MARGIN_MS;
 		const [unused] = startAll(quota, now);
 		quota.unused(unused);
@@ -139,13 +145,13 @@ describe('Quota', () => {
 
 	it('an answer read after the reset it told is a quota already reset: one request goes alone', () => {
 		const quota = new Quota();
-		quota.ended(quota.start(), told(0, T0 - 5_000), 0, T0);
+		quota.ended(quota.start(T0), told(0, T0 - 5_000), 0, T0);
 		expect(startAll(quota, T0)).toHaveLength(1);
 	});
 
 	it('a reset told is taken as told until the request alone at it is turned away by the window before: from then on, a second late', () => {
 		const quota = new Quota();
-		quota.ended(quota.start(), told(0, T0), 0, T0);
+		quota.ended(quota.start(T0), told(0, T0), 0, T0);
 		const [alone] = startAll(quota, T0);
 		// The service rounded its reset down: the window had half a second to go.
 		quota.ended(alone, told(0, T0 + 1_000), 0, T0, true);
@@ -153,36 +159,27 @@ describe('Quota', () => {
 		expect(quota.reset).toEqual({ at: T0 + 1_000 + RESET_MARGIN_MS, header: 'RateLimit' });
 	});
 
-	it('the request alone at a reset, turned away by a window already spent (a reset a window later), came late: resets are taken a step earlier, up to three steps', () => {
-		const quota = new Quota();
-		quota.ended(quota.start(), told(0, T0), 0, T0);
-		let reset = T0;
-		for (const steps of [1, 2, 3, 3]) {
-			const [alone] = startAll(quota, reset);
-			// Others spent the window that began before the reset told (rounded up to the second).
-			quota.ended(alone, told(0, reset + 2_000), 0, reset, true);
-			expect(quota.reset).toEqual({
-				at: reset + 2_000 - steps * RESET_STEP_MS,
-				header: 'RateLimit',
-			});
-			reset = quota.reset!.at;
-		}
-		expect(quota.marginMs).toBe(0);
+	it('the reset is the earliest any answer of the window told: each is a time the window cannot end after', () => {
+		const quota = heardOnce(9, T0 + 2_000);
+		const [first, second] = startAll(quota, T0, 2);
+		// Told later, read later: a second rounded up, the window still ends by T0 + 2 s.
+		quota.ended(first, told(7, T0 + 2_900), 1, T0 + 900);
+		expect(quota.reset?.at).toBe(T0 + 2_000);
+		quota.ended(second, told(6, T0 + 1_950), 0, T0 + 950);
+		expect(quota.reset?.at).toBe(T0 + 1_950);
+		// Past it, the next window's first word is taken as told.
+		const [alone] = startAll(quota, T0 + 1_950);
+		quota.ended(alone, told(9, T0 + 3_960), 0, T0 + 1_960);
+		expect(quota.reset?.at).toBe(T0 + 3_960);
 	});
 
-	it('a reset taken a step early, and the request alone at it turned away by the window it was to follow, is taken a step later again before any margin', () => {
+	it('the request alone at a reset, turned away by a window already spent (a reset a window later), moves no reset: the next is as told', () => {
 		const quota = new Quota();
-		quota.ended(quota.start(), told(0, T0), 0, T0);
-		quota.ended(startAll(quota, T0)[0], told(0, T0 + 2_000), 0, T0, true);
-		const early = T0 + 2_000 - RESET_STEP_MS;
-		expect(quota.reset?.at).toBe(early);
-		// Too early: the window before turned it away, its reset told a second on (rounded up).
-		quota.ended(startAll(quota, early)[0], told(0, early + 1_000), 0, early, true);
-		expect(quota.reset?.at).toBe(early + 1_000);
+		quota.ended(quota.start(T0), told(0, T0), 0, T0);
+		const [alone] = startAll(quota, T0);
+		quota.ended(alone, told(0, T0 + 2_000), 0, T0, true);
+		expect(quota.reset?.at).toBe(T0 + 2_000);
 		expect(quota.marginMs).toBe(0);
-		// Too early again, with no step left to take back: the service rounds its resets down.
-		quota.ended(startAll(quota, early + 1_000)[0], told(0, early + 1_500), 0, early + 1_000, true);
-		expect(quota.reset?.at).toBe(early + 1_500 + RESET_MARGIN_MS);
 	});
 });
 
@@ -200,7 +197,7 @@ describe('Quota shared with other clients', () => {
 		const quota = new Quota();
 		vi.spyOn(Math, 'random').mockReturnValue(0.74);
 		// 4 clients; of 6, its share is 1.5: half, 0.75.
-		quota.ended(quota.start(), told(6, T0 + 10_000, 10), 0, T0);
+		quota.ended(quota.start(T0), told(6, T0 + 10_000, 10), 0, T0);
 		const [next] = startAll(quota, T0);
 		quota.ended(next, told(6, T0 + 10_000, 10), 0, T0);
 		expect(startAll(quota, T0)).toHaveLength(1);
@@ -227,7 +224,7 @@ describe('Quota shared with other clients', () => {
 	it('the clients reckoned in a window hold in the next, and end with it', () => {
 		const quota = new Quota();
 		vi.spyOn(Math, 'random').mockReturnValue(0.99);
-		quota.ended(quota.start(), told(0, T0), 0, T0);
+		quota.ended(quota.start(T0), told(0, T0), 0, T0);
 		// The window after: 4 of 20 used at this process's first request in it: 4 clients.
 		quota.ended(startAll(quota, T0)[0], told(16, T0 + 10_000, 20), 0, T0);
 		expect(startAll(quota, T0)).toHaveLength(2);
@@ -238,6 +235,24 @@ describe('Quota shared with other clients', () => {
 		const after = next + 10_000;
 		quota.ended(startAll(quota, after)[0], told(19, after + 10_000, 20), 0, after);
 		expect(startAll(quota, after)).toHaveLength(10);
+	});
+
+	it('shared with others, its share goes paced over the first half of the time to the reset', () => {
+		const quota = heardOnce(0, T0);
+		vi.spyOn(Math, 'random').mockReturnValue(0.99);
+		// 4 of 20 used: 4 clients. Of 16, its share is 4: two go, 10 s ÷ 4 ÷ 2 apart.
+		quota.ended(startAll(quota, T0)[0], told(16, T0 + 10_000, 20), 0, T0);
+		const at: number[] = [];
+		expect(startAll(quota, T0, 100, at)).toHaveLength(2);
+		expect(at).toEqual([T0, T0 + 1_250]);
+	});
+
+	it('alone, nothing is paced: the budget goes at once', () => {
+		const quota = heardOnce(20, T0 + 10_000);
+		quota.ended(startAll(quota, T0)[0], told(19, T0 + 10_000, 20), 0, T0);
+		const at: number[] = [];
+		expect(startAll(quota, T0, 100, at)).toHaveLength(10);
+		expect(new Set(at)).toEqual(new Set([T0]));
 	});
 
 	it('no share of a quota that resets later than the node waits: half of the budget goes, as alone', () => {

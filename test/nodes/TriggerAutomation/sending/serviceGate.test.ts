@@ -12,6 +12,7 @@ import { ExecutionLane } from '../../../../nodes/TriggerAutomation/sending/execu
 import {
 	FIRST_CONTACT_MS,
 	STARTS_PER_TICK,
+	gateFor,
 } from '../../../../nodes/TriggerAutomation/sending/serviceGate';
 import {
 	accepted,
@@ -233,12 +234,34 @@ describe('ServiceGate', () => {
 		b.close();
 	});
 
+	it('a 429 telling the quota spent pauses nothing of the rate: the quota holds every start until its reset', async () => {
+		const service = newService();
+		const lane = new ExecutionLane(service, undefined);
+		const first = request(lane, [], 'first');
+		await microtasks();
+		first.answer(acceptedTelling(5, 1_000));
+		await first.done;
+		const second = request(lane, [], 'second');
+		await microtasks();
+		const spent = { remaining: 0, resetAt: Date.now() + 1_000, header: 'RateLimit' as const };
+		second.answer({ ...refused(1_000), quota: spent });
+		await second.done;
+		const log: string[] = [];
+		request(lane, log, 'after');
+		await vi.advanceTimersByTimeAsync(1_000);
+		expect(log).toEqual(['after']);
+		// A pause would have taught the rate the quota's window: one request a second.
+		expect(gateFor(service).rate.perSecond).toBe(Number.POSITIVE_INFINITY);
+		lane.close();
+	});
+
 	it('a quota spent until a reset longer than the node waits lets every waiting item go unsent, told when it resets, once no answer is awaited', async () => {
 		const service = newService();
 		const lane = new ExecutionLane(service, undefined);
 		const first = request(lane, [], 'first');
 		await microtasks();
-		first.answer(acceptedTelling(1, MAX_WAIT_MS + 1000));
+		// Its reset later than the last's: the earliest told is the one the window ends by.
+		first.answer(acceptedTelling(1, MAX_WAIT_MS + 2000));
 		await first.done;
 		const log: string[] = [];
 		const [last, ...waiting] = ['last', 'b', 'c'].map((label) => request(lane, log, label));
