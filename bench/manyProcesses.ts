@@ -9,7 +9,8 @@
  * and each process's share of what the service accepted while all were still sending
  * (bench/processShares.ts). (w4q) puts a quota told in every answer in place of the bucket (item 4),
  * each process told it by one item of its own before its burst; (w4q1) the same limit as a quota
- * per second, whose reset, told in whole seconds, every answer says is within a second.
+ * per second, whose reset, told in whole seconds, every answer says is within a second; (w4qf) a
+ * quota of 50 per second, so that a process's requests go on while the window turns.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -60,6 +61,14 @@ export const PROCESS_SCENARIOS: ProcessesScenario[] = [
 		executions: 25,
 		itemsPerExecution: 2,
 		perSecond: 5,
+		quota: { windowSeconds: 1, form: 'draft' },
+	},
+	{
+		id: 'w4qf',
+		processes: 4,
+		executions: 20,
+		itemsPerExecution: 25,
+		perSecond: 50,
 		quota: { windowSeconds: 1, form: 'draft' },
 	},
 ];
