@@ -20,25 +20,31 @@ export const RESET_MARGIN_MS = 1000;
  * Why no 429 follows once an answer has told the quota, in one process: the budget is what the
  * service said remains, less every request that may not be counted in it yet (all in flight when
  * it said so, and each start since); an older answer (more remaining, in the same window) never
- * raises it; and after the reset one request goes alone until its answer says the quota anew,
- * as the quota need not be whole again (a sliding window, other clients). The reset is the
- * earliest any answer of the window told: each counted from when the service answered, rounded
- * up, is a time the window cannot end after, and a reset told up to a second late made a process
- * come to every window after the others had spent it. Until a service proves it rounds its resets
- * down (one 429, once): then a second late.
+ * raises it, but one to a request started after the answer that told is newer: with more
+ * remaining, the service renewed the quota before the reset this process reckoned (a reset told
+ * in whole seconds is up to a second late, and a process sending across a window's end waited out
+ * a whole new window as spent). After the reset one request goes alone until its answer says the
+ * quota anew, as the quota need not be whole again (a sliding window, other clients). The reset
+ * is the earliest any answer of the window told: each counted from when the service answered,
+ * rounded up, is a time the window cannot end after, and a reset told up to a second late made a
+ * process come to every window after the others had spent it. Until a service proves it rounds
+ * its resets down (one 429, once): then a second late.
  *
  * Why few follow when other clients (queue-mode workers) spend it too: of the budget, a process
  * starts half, rounded up, before the next answer tells it anew, so what another client spends
  * meanwhile is seen before the rest goes. An answer that tells the limit and says more of it was
  * used in the window than this process can have had counted (its requests up to the one answered,
  * and those in flight beside it) tells that others spend it, and so does a 429 saying none
- * remains for a request its budget had room for. The process then reckons the clients (used ÷
- * its own; at least 2 after such a 429; the most of this window and the last) and starts half of
- * its share of the budget; a part of one request is one as often as that part. The first word it
- * hears has no window before it to reckon from: one request goes, whose answer tells. And its
- * share goes paced over the first half of the time to the reset, not at once, so that the answers
- * tell the others' use before its last requests are drawn (a whole draw at once, on a word a round
- * trip old, turned requests away in long windows). Not paced alone: nothing to wait for.
+ * remains for a request its budget had room for. The process then reckons the clients: what the
+ * window's use grew by ÷ what its own did, since its first answer in the window (a process that
+ * came late to a window counted the others' use before it as clients, and took a sliver of the
+ * next); at least 2 when the first answer or such a 429 shows others; the most of this window and
+ * the last that told any. It starts half of its share of the budget; a part of one request is one
+ * as often as that part. The first word it hears has no window before it to reckon from: one
+ * request goes, whose answer tells. And its share goes paced over the first half of the time to
+ * the reset, not at once, so that the answers tell the others' use before its last requests are
+ * drawn (a whole draw at once, on a word a round trip old, turned requests away in long windows).
+ * Not paced alone: nothing to wait for.
  */
 export class Quota {
 	/** Starts so far: the number of the next one. */
@@ -56,15 +62,21 @@ export class Quota {
 	private margin = 0;
 	/** The earliest reset any answer of this window told: the window ends by then. */
 	private bound: number | undefined;
+	/** The first start after the answer that told the quota: its answer is a newer word. */
+	private toldFrom = 0;
 	/** Shared with others: when the next start of this window's share may go (its pace). */
 	private nextAt = 0;
 	/** A word of the quota was heard: the first has no window before it to reckon clients from. */
 	private heardBefore = false;
 	/** The number of this window's first start, to count this process's use in it. */
 	private windowFrom = 0;
+	/** This window's first answer telling the limit: this process's use counted, and the window's. */
+	private firstCount: { own: number; used: number } | undefined;
 	/** Clients spending the quota, as this process reckons: in this window, and in the last. */
 	private clients = 1;
 	private lastClients = 1;
+	/** This window's answers told something of the clients (else the last window's reckoning stands). */
+	private reckoned = false;
 	/** Requests in flight that a budget had room for: alone, none of them is turned away. */
 	private readonly budgeted = new Set<number>();
 
@@ -85,10 +97,9 @@ export class Quota {
 	waitMs(now: number): number {
 		if (this.told && now >= this.told.resetAt) {
 			this.endedAt = this.told.resetAt;
-			[this.told, this.bound] = [undefined, undefined];
+			this.told = undefined;
 			this.probeFrom = this.starts;
-			this.windowFrom = this.starts;
-			[this.lastClients, this.clients] = [this.clients, 1];
+			this.nextWindow(this.starts);
 		}
 		if (this.told && this.left <= 0) return this.told.resetAt - now;
 		if (this.told) return Math.max(0, Math.min(this.nextAt, this.told.resetAt) - now);
@@ -125,13 +136,17 @@ export class Quota {
 		const atReset = this.probing && n >= this.probeFrom!;
 		if (atReset && rateLimited && reading) this.turnedAwayAtReset(reading.resetAt);
 		// Fewer remaining than told, or the first word: the freshest the node knows. More remaining
-		// is an answer the service gave earlier (or a new window, met once the reset has passed).
-		if (reading && (!this.told || reading.remaining <= this.told.remaining)) {
+		// is an answer the service gave earlier, unless its request started after the one that told.
+		const renewed =
+			reading && this.told && n >= this.toldFrom && reading.remaining > this.told.remaining;
+		if (renewed) this.nextWindow(n);
+		if (reading && (!this.told || renewed || reading.remaining <= this.told.remaining)) {
 			this.reckonClients(n, reading, othersInFlight);
 			const sameWindow = this.told && this.bound !== undefined && now < this.told.resetAt;
 			this.bound = sameWindow ? Math.min(this.bound!, reading.resetAt) : reading.resetAt;
 			const resetAt = this.bound + this.margin;
 			this.told = { remaining: reading.remaining, resetAt, header: reading.header };
+			this.toldFrom = this.starts;
 			const farReset = tooLongToWait(reading.resetAt - now);
 			const budget = this.half(reading.remaining - othersInFlight, farReset);
 			// Processes given their bursts together each hear the quota whole at first: one request,
@@ -156,15 +171,24 @@ export class Quota {
 	}
 
 	/**
-	 * Whether others spend the quota too: `reading`, the answer to request `n`, says more was used
-	 * than this process had started up to `n` in this window (those after it may not be counted yet).
+	 * Whether others spend the quota too, and how many: `reading`, the answer to request `n`. The
+	 * window's first says whether more was used than this process can have had counted (its
+	 * requests up to `n`, and those in flight beside it, which the service may have counted
+	 * already); each after it, how much the window's use grew beside this process's own.
 	 */
 	private reckonClients(n: number, reading: QuotaReading, othersInFlight: number): void {
 		if (n < this.windowFrom || reading.limit === undefined) return;
-		// Up to `n`, and those in flight beside it, which the service may have counted already.
 		const own = n - this.windowFrom + 1 + othersInFlight;
 		const used = reading.limit - reading.remaining;
-		if (used > own) this.clients = Math.max(this.clients, used / own);
+		if (this.firstCount === undefined) {
+			this.firstCount = { own, used };
+			if (used > own) [this.clients, this.reckoned] = [Math.max(this.clients, 2), true];
+			return;
+		}
+		const ownGrowth = own - this.firstCount.own;
+		if (ownGrowth <= 0) return;
+		const growth = used - this.firstCount.used;
+		[this.clients, this.reckoned] = [Math.max(this.clients, growth / ownGrowth), true];
 	}
 
 	/**
@@ -191,6 +215,13 @@ export class Quota {
 		if (clients === 1 || tooLongToWait(toReset)) return now;
 		const share = Math.max(1, this.told!.remaining / clients);
 		return now + toReset / share / 2;
+	}
+
+	/** A window ends; request `n` is the first of the next: nothing of it known yet. */
+	private nextWindow(n: number): void {
+		[this.bound, this.firstCount, this.windowFrom] = [undefined, undefined, n];
+		if (this.reckoned) [this.lastClients, this.clients] = [this.clients, 1];
+		this.reckoned = false;
 	}
 
 	/** Request `n` was never sent (its turn went back unused): what it spent comes back. */

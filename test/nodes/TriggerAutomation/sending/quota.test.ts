@@ -186,23 +186,36 @@ describe('Quota', () => {
 describe('Quota shared with other clients', () => {
 	afterEach(() => vi.restoreAllMocks());
 
-	it('an answer telling more of the limit used than this process started reckons the clients (used ÷ its own): it takes half of its share', () => {
+	it("the window's first answer telling more of the limit used than this process started counts two clients, not the use before it came", () => {
 		const quota = heardOnce(0, T0);
-		// This window's first start; 4 of 20 used: 4 clients. Of 16, its share is 4: half, 2.
+		vi.spyOn(Math, 'random').mockReturnValue(0.99);
+		// This window's first start; 4 of 20 used: others spend it. Of 16, its share is 8: half, 4.
 		quota.ended(startAll(quota, T0)[0], told(16, T0 + 10_000, 20), 0, T0);
-		expect(startAll(quota, T0)).toHaveLength(2);
+		expect(startAll(quota, T0)).toHaveLength(4);
+	});
+
+	it("after the window's first answer, the clients are what the window's use grew by ÷ what this process's did: it takes half of its share", () => {
+		const quota = heardOnce(0, T0);
+		vi.spyOn(Math, 'random').mockReturnValue(0.99);
+		// It came late: 10 of 40 used at its first answer in the window.
+		quota.ended(startAll(quota, T0)[0], told(30, T0 + 10_000, 40), 0, T0);
+		const [second] = startAll(quota, T0, 1);
+		// Its own use grew by one, the window's by four: 4 clients (not 14 ÷ 2). Of 26, its share
+		// is 6.5: half, 3 and a chance of one.
+		quota.ended(second, told(26, T0 + 10_000, 40), 0, T0);
+		expect(startAll(quota, T0)).toHaveLength(3);
 	});
 
 	it('a part of one request is one as often as that part', () => {
 		const quota = new Quota();
 		vi.spyOn(Math, 'random').mockReturnValue(0.74);
-		// 4 clients; of 6, its share is 1.5: half, 0.75.
-		quota.ended(quota.start(T0), told(6, T0 + 10_000, 10), 0, T0);
+		// 6 of 10 used at its first: 2 clients. Then one more, its own: of 3, its share is 1.5: half, 0.75.
+		quota.ended(quota.start(T0), told(4, T0 + 10_000, 10), 0, T0);
 		const [next] = startAll(quota, T0);
-		quota.ended(next, told(6, T0 + 10_000, 10), 0, T0);
+		quota.ended(next, told(3, T0 + 10_000, 10), 0, T0);
 		expect(startAll(quota, T0)).toHaveLength(1);
 		vi.spyOn(Math, 'random').mockReturnValue(0.75);
-		quota.ended(next + 1, told(6, T0 + 10_000, 10), 0, T0);
+		quota.ended(next + 1, told(3, T0 + 10_000, 10), 0, T0);
 		expect(startAll(quota, T0)).toEqual([]);
 	});
 
@@ -221,30 +234,59 @@ describe('Quota shared with other clients', () => {
 		expect(startAll(quota, next)).toHaveLength(1);
 	});
 
-	it('the clients reckoned in a window hold in the next, and end with it', () => {
-		const quota = new Quota();
+	/** A quota that reckoned 4 clients in the window ending at `T0 + 10 s`, 16 of 24 remaining. */
+	function fourClients(): Quota {
+		const quota = heardOnce(0, T0);
+		quota.ended(startAll(quota, T0)[0], told(20, T0 + 10_000, 24), 0, T0);
+		quota.ended(startAll(quota, T0, 1)[0], told(16, T0 + 10_000, 24), 0, T0);
+		return quota;
+	}
+
+	it('the clients reckoned in a window hold in the next, and end with one whose answers tell it alone', () => {
 		vi.spyOn(Math, 'random').mockReturnValue(0.99);
-		quota.ended(quota.start(T0), told(0, T0), 0, T0);
-		// The window after: 4 of 20 used at this process's first request in it: 4 clients.
-		quota.ended(startAll(quota, T0)[0], told(16, T0 + 10_000, 20), 0, T0);
-		expect(startAll(quota, T0)).toHaveLength(2);
+		const quota = fourClients();
 		const next = T0 + 10_000;
-		quota.ended(startAll(quota, next)[0], told(19, next + 10_000, 20), 0, next);
-		// Alone in this window, but 4 in the last: half of 19 ÷ 4, 2 and a chance of one.
-		expect(startAll(quota, next)).toHaveLength(2);
+		quota.ended(startAll(quota, next)[0], told(23, next + 10_000, 24), 0, next);
+		// Alone at its first answer, but 4 in the last window: half of 23 ÷ 4, 2 and a chance of one.
+		const started = startAll(quota, next);
+		expect(started).toHaveLength(2);
+		// The window's use grew by one, its own by one or two (one in flight beside): alone in it.
+		quota.ended(started[0], told(22, next + 10_000, 24), 1, next);
 		const after = next + 10_000;
-		quota.ended(startAll(quota, after)[0], told(19, after + 10_000, 20), 0, after);
-		expect(startAll(quota, after)).toHaveLength(10);
+		quota.ended(startAll(quota, after)[0], told(23, after + 10_000, 24), 0, after);
+		expect(startAll(quota, after)).toHaveLength(12);
+	});
+
+	it("a window whose answers tell nothing of the clients leaves the last window's reckoning standing", () => {
+		vi.spyOn(Math, 'random').mockReturnValue(0.99);
+		const quota = fourClients();
+		const next = T0 + 10_000;
+		// One answer in this window: alone at it, nothing to compare it with.
+		quota.ended(startAll(quota, next)[0], told(23, next + 10_000, 24), 0, next);
+		const after = next + 10_000;
+		quota.ended(startAll(quota, after)[0], told(23, after + 10_000, 24), 0, after);
+		expect(startAll(quota, after)).toHaveLength(2);
 	});
 
 	it('shared with others, its share goes paced over the first half of the time to the reset', () => {
-		const quota = heardOnce(0, T0);
 		vi.spyOn(Math, 'random').mockReturnValue(0.99);
-		// 4 of 20 used: 4 clients. Of 16, its share is 4: two go, 10 s ÷ 4 ÷ 2 apart.
-		quota.ended(startAll(quota, T0)[0], told(16, T0 + 10_000, 20), 0, T0);
+		const quota = fourClients();
 		const at: number[] = [];
 		expect(startAll(quota, T0, 100, at)).toHaveLength(2);
-		expect(at).toEqual([T0, T0 + 1_250]);
+		// The last start (2 clients then, 20 remaining) set the next 10 s ÷ 10 ÷ 2 later; with 4
+		// clients and 16 remaining, each after it goes the time to the reset ÷ 4 ÷ 2 later.
+		expect(at).toEqual([T0 + 500, T0 + 500 + 9_500 / 4 / 2]);
+	});
+
+	it('an answer to a request started after the one that told, telling more remaining, is a window renewed before the reset reckoned', () => {
+		const quota = new Quota();
+		quota.ended(quota.start(T0), told(1, T0 + 1_000), 0, T0);
+		const [after] = startAll(quota, T0 + 500);
+		// The window was renewed before it (its reset told in whole seconds, rounded up): of 10, 9
+		// remain, this request the first in it.
+		quota.ended(after, told(9, T0 + 1_600, 10), 0, T0 + 600);
+		expect(quota.reset?.at).toBe(T0 + 1_600);
+		expect(startAll(quota, T0 + 600)).toHaveLength(5);
 	});
 
 	it('alone, nothing is paced: the budget goes at once', () => {
