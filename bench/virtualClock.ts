@@ -16,6 +16,7 @@
 import { FixedWindowQuota } from '../dev/quotaHeaders';
 import { TokenBucket } from '../dev/tokenBucket';
 import { readQuota } from '../nodes/TriggerAutomation/answer/rateLimitHeaders';
+import { failureFromAnswer } from '../nodes/TriggerAutomation/answer/serviceAnswer';
 import type { Attempt } from '../nodes/TriggerAutomation/request/attempt';
 import { resendDecision } from '../nodes/TriggerAutomation/sending/resendPolicy';
 import type { Outcome } from '../nodes/TriggerAutomation/sending/sending';
@@ -87,6 +88,9 @@ interface Model {
 
 const SERVICE_MS = 50;
 const RETRIES = 5;
+const EMPTY = Buffer.alloc(0);
+/** What the failures' messages name of a request: the model's are never shown. */
+const REQUEST = { url: 'http://model/', automationId: 'model', bodyBytes: 0, timeoutMs: 30_000 };
 
 /** A seeded generator, so that a run can be traced again. */
 let seed = 1;
@@ -137,27 +141,12 @@ async function oneRun(model: Model): Promise<Run> {
 				firstAnswered[proc] ??= writtenAt;
 				const readAt = writtenAt + 0.3 - Math.log(1 - random()) * model.lateMs;
 				clock.at(readAt, () => {
-					const headers = Object.fromEntries(
-						Object.entries(answer.headers).map(([name, value]) => [name.toLowerCase(), value]),
-					);
-					const reading = readQuota(headers, Date.now());
-					const retryAfter = headers['retry-after'];
-					resolve(
-						answer.admitted
-							? {
-									accepted: { statusCode: 202, headers, body: Buffer.alloc(0) },
-									signedAt: 0,
-									quota: reading,
-								}
-							: // The gate and the re-send policy read only a failure's code and push-back.
-								({
-									failure: {
-										code: 'rate_limited',
-										pushBack: { afterMs: retryAfter ? Number(retryAfter) * 1000 : undefined },
-									},
-									quota: reading,
-								} as unknown as Attempt),
-					);
+					// Read as the node reads a real answer (request/attempt.ts).
+					const { headers } = answer;
+					const response = { statusCode: answer.admitted ? 202 : 429, headers, body: EMPTY };
+					const failure = failureFromAnswer(response, REQUEST);
+					const told = { quota: readQuota(headers, Date.now()) };
+					resolve(failure ? { failure, ...told } : { accepted: response, signedAt: 0, ...told });
 				});
 			});
 		});
