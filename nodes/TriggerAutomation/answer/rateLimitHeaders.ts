@@ -9,10 +9,10 @@
  * - `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset` (GitHub, Envoy and others).
  *
  * A Reset up to 10^9 is seconds from now; above, a time since 1970: in seconds (GitHub), or above
- * 10^12 in milliseconds. Of several quotas, the tightest (fewest remaining) is kept. A header that
- * does not parse or disagrees with itself (more remaining than its limit) is ignored, and so is
- * every form when two forms disagree (which one to believe cannot be told). A Retry-After takes
- * precedence over the reset (draft §7).
+ * 10^12 in milliseconds. The draft's policy also tells the window's length (`w`). Of several
+ * quotas, the tightest (fewest remaining) is kept. A header that does not parse or disagrees with
+ * itself (more remaining than its limit) is ignored, and so is every form when two forms disagree
+ * (which one to believe cannot be told). A Retry-After takes precedence over the reset (draft §7).
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -26,6 +26,8 @@ export interface QuotaReading {
 	resetAt: number;
 	/** The quota in its window, when the answer says it (RateLimit-Policy's q, the Limit header). */
 	limit?: number;
+	/** The length of the quota's window, when the draft's policy tells it (`w`). */
+	windowMs?: number;
 	/** The header that said so, as a user finds it in the answer. */
 	header: 'RateLimit' | 'RateLimit-Remaining' | 'X-RateLimit-Remaining';
 }
@@ -178,6 +180,7 @@ function draftReading(headers: IDataObject, now: number): QuotaReading | undefin
 			resetAt: now + seconds * 1000,
 			header: 'RateLimit',
 			...(policy && { limit: policy.quota }),
+			...(policy?.windowSeconds !== undefined && { windowMs: policy.windowSeconds * 1000 }),
 		});
 	}
 	return tightest(readings);

@@ -15,6 +15,8 @@ import { tooLongToWait } from './resendPolicy';
  * whatever the rounding.
  */
 export const RESET_MARGIN_MS = 1000;
+/** What a reset told in whole seconds may be off by, rounded either way. */
+const ROUNDING_MS = 1000;
 
 /**
  * Why no 429 follows once an answer has told the quota, in one process: the budget is what the
@@ -27,8 +29,12 @@ export const RESET_MARGIN_MS = 1000;
  * quota anew, as the quota need not be whole again (a sliding window, other clients). The reset
  * is the earliest any answer of the window told: each counted from when the service answered,
  * rounded up, is a time the window cannot end after, and a reset told up to a second late made a
- * process come to every window after the others had spent it. Until a service proves it rounds
- * its resets down (one 429, once): then a second late.
+ * process come to every window after the others had spent it. When the service tells its window's
+ * length, the last window's bound carried on by it is one too: with few answers in a window, a
+ * bound is up to a second late, and processes sharing a quota of 50 per 1 s came to each window
+ * one after another, the first taking most of it. Until the request alone at a carried reset is
+ * turned away (windows that start with use, or slide): then resets as told. Until a service
+ * proves it rounds its resets down (one 429, once): then a second late.
  *
  * Why few follow when other clients (queue-mode workers) spend it too: of the budget, a process
  * starts half, rounded up, before the next answer tells it anew, so what another client spends
@@ -62,6 +68,12 @@ export class Quota {
 	private margin = 0;
 	/** The earliest reset any answer of this window told: the window ends by then. */
 	private bound: number | undefined;
+	/** The last window's bound, carried a window's length on when the service tells the length. */
+	private lastBound: number | undefined;
+	/** This window's bound is the last one's carried on, no answer of it told an earlier one. */
+	private boundCarried = false;
+	/** Until a request alone at a carried reset is turned away: windows follow one another. */
+	private carries = true;
 	/** The first start after the answer that told the quota: its answer is a newer word. */
 	private toldFrom = 0;
 	/** Shared with others: when the next start of this window's share may go (its pace). */
@@ -143,7 +155,11 @@ export class Quota {
 		if (reading && (!this.told || renewed || reading.remaining <= this.told.remaining)) {
 			this.reckonClients(n, reading, othersInFlight);
 			const sameWindow = this.told && this.bound !== undefined && now < this.told.resetAt;
-			this.bound = sameWindow ? Math.min(this.bound!, reading.resetAt) : reading.resetAt;
+			const bound = sameWindow
+				? Math.min(this.bound!, reading.resetAt)
+				: this.carriedBound(reading, now);
+			this.boundCarried = bound !== reading.resetAt && (!sameWindow || this.boundCarried);
+			this.bound = this.lastBound = bound;
 			const resetAt = this.bound + this.margin;
 			this.told = { remaining: reading.remaining, resetAt, header: reading.header };
 			this.toldFrom = this.starts;
@@ -161,13 +177,33 @@ export class Quota {
 	}
 
 	/**
-	 * The request alone at a reset was turned away. By the window it was to follow (a reset told
-	 * within a second of the one passed), it went early: the service rounds its resets down (or its
-	 * clock is behind): from now on they are taken a second late. By a window told further off,
-	 * others spent the next window before it came: nothing to learn of the reset.
+	 * A new window's first bound: as its first answer told, or the last window's carried on by the
+	 * window's length the service tells, when that is earlier and agrees with the answer (within the
+	 * second its reset is rounded to). An answer's reset is a bound up to a second late, and so is
+	 * every window's end when its answers are few; windows following one another end a length
+	 * apart, so a bound once close to the end stays close.
+	 */
+	private carriedBound(reading: QuotaReading, now: number): number {
+		const length = reading.windowMs;
+		if (!this.carries || length === undefined || this.lastBound === undefined) {
+			return reading.resetAt;
+		}
+		const carried =
+			this.lastBound + length * Math.max(1, Math.ceil((now - this.lastBound) / length));
+		const agrees = carried < reading.resetAt && carried > reading.resetAt - ROUNDING_MS;
+		return agrees ? carried : reading.resetAt;
+	}
+
+	/**
+	 * The request alone at a reset was turned away. At a reset carried on, the service's windows
+	 * do not follow one another: from now on, none is carried. Else, by the window it was to follow
+	 * (a reset told within a second of the one passed), it went early: the service rounds its
+	 * resets down (or its clock is behind): from now on they are taken a second late. By a window
+	 * told further off, others spent the next window before it came: nothing to learn of the reset.
 	 */
 	private turnedAwayAtReset(resetAt: number): void {
-		if (resetAt <= this.endedAt + RESET_MARGIN_MS) this.margin = RESET_MARGIN_MS;
+		if (this.boundCarried) this.carries = false;
+		else if (resetAt <= this.endedAt + RESET_MARGIN_MS) this.margin = RESET_MARGIN_MS;
 	}
 
 	/**

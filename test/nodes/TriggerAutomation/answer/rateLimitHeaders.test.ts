@@ -11,10 +11,16 @@ const now = ANSWERED_AT;
 const read = (headers: Record<string, string>) => readQuota(headers, now);
 
 describe('the draft (-10/-11): RateLimit, with RateLimit-Policy', () => {
-	it("reads r as the requests remaining, t as the seconds until the reset, and the policy's q as the limit", () => {
+	it("reads r as the requests remaining, t as the seconds until the reset, the policy's q as the limit and w as the window's length", () => {
 		expect(
 			read({ 'ratelimit-policy': '"default";q=100;w=60', ratelimit: '"default";r=50;t=30' }),
-		).toEqual({ remaining: 50, resetAt: now + 30_000, header: 'RateLimit', limit: 100 });
+		).toEqual({
+			remaining: 50,
+			resetAt: now + 30_000,
+			header: 'RateLimit',
+			limit: 100,
+			windowMs: 60_000,
+		});
 	});
 
 	it('reads the header names in any case, and RateLimit without RateLimit-Policy', () => {
@@ -35,6 +41,7 @@ describe('the draft (-10/-11): RateLimit, with RateLimit-Policy', () => {
 			resetAt: now + 5_000_000,
 			header: 'RateLimit',
 			limit: 1000,
+			windowMs: 86_400_000,
 		});
 	});
 

@@ -10,11 +10,17 @@ import type { QuotaReading } from '../../../../nodes/TriggerAutomation/answer/ra
 import { Quota, RESET_MARGIN_MS } from '../../../../nodes/TriggerAutomation/sending/quota';
 
 const T0 = 1_000_000;
-const told = (remaining: number, resetAt: number, limit?: number): QuotaReading => ({
+const told = (
+	remaining: number,
+	resetAt: number,
+	limit?: number,
+	windowMs?: number,
+): QuotaReading => ({
 	remaining,
 	resetAt,
 	header: 'RateLimit',
 	...(limit !== undefined && { limit }),
+	...(windowMs !== undefined && { windowMs }),
 });
 
 /** A quota that has heard its first word (request 0 answered, telling `remaining` of 100). */
@@ -171,6 +177,45 @@ describe('Quota', () => {
 		const [alone] = startAll(quota, T0 + 1_950);
 		quota.ended(alone, told(9, T0 + 3_960), 0, T0 + 1_960);
 		expect(quota.reset?.at).toBe(T0 + 3_960);
+	});
+
+	it("told the window's length, a window's reset is the last window's carried on by it, when earlier than its first answer tells and within the second that answer is rounded to", () => {
+		const quota = new Quota();
+		// The window of 1 s ends at T0 + 1 s, its end told exactly.
+		quota.ended(quota.start(T0), told(0, T0 + 1_000, 10, 1_000), 0, T0);
+		const [alone] = startAll(quota, T0 + 1_000);
+		// Answered 100 ms into the next window: "1 s" rounded up, a bound 100 ms after its end.
+		quota.ended(alone, told(9, T0 + 2_100, 10, 1_000), 0, T0 + 1_100);
+		expect(quota.reset?.at).toBe(T0 + 2_000);
+		// Without the length, the bound is the answer's.
+		const untold = new Quota();
+		untold.ended(untold.start(T0), told(0, T0 + 1_000, 10), 0, T0);
+		untold.ended(startAll(untold, T0 + 1_000)[0], told(9, T0 + 2_100, 10), 0, T0 + 1_100);
+		expect(untold.reset?.at).toBe(T0 + 2_100);
+	});
+
+	it('a window carried on to more than a second before the reset its first answer tells is not the window the service keeps: the answer is taken', () => {
+		const quota = new Quota();
+		quota.ended(quota.start(T0), told(0, T0 + 2_000, 10, 2_000), 0, T0);
+		// Quiet for 7 s: the service began its next window with this request. Carried on, the last
+		// window's end is T0 + 10 s, 1.3 s before the reset told.
+		const [alone] = startAll(quota, T0 + 9_200);
+		quota.ended(alone, told(9, T0 + 11_300, 10, 2_000), 0, T0 + 9_300);
+		expect(quota.reset?.at).toBe(T0 + 11_300);
+	});
+
+	it('the request alone at a carried reset turned away: windows do not follow one another there, none is carried again, and no margin is learned', () => {
+		const quota = new Quota();
+		quota.ended(quota.start(T0), told(0, T0 + 1_000, 10, 1_000), 0, T0);
+		// The window began when the request alone reached it, 50 ms after the last one's end.
+		quota.ended(startAll(quota, T0 + 1_000)[0], told(0, T0 + 2_100, 10, 1_000), 0, T0 + 1_100);
+		expect(quota.reset?.at).toBe(T0 + 2_000);
+		// Carried, the reset came 50 ms before the window's end: the request alone is turned away.
+		const [early] = startAll(quota, T0 + 2_000);
+		quota.ended(early, told(0, T0 + 3_000, 10, 1_000), 0, T0 + 2_000, true);
+		expect(quota.marginMs).toBe(0);
+		quota.ended(startAll(quota, T0 + 3_000)[0], told(9, T0 + 4_100, 10, 1_000), 0, T0 + 3_100);
+		expect(quota.reset?.at).toBe(T0 + 4_100);
 	});
 
 	it('the request alone at a reset, turned away by a window already spent (a reset a window later), moves no reset: the next is as told', () => {
