@@ -9,14 +9,14 @@ import type { QuotaReading } from '../answer/rateLimitHeaders';
 
 import { tooLongToWait } from './resendPolicy';
 
-/**
- * Added to the resets a service tells once one proved early: its seconds are rounded (up, down or
- * to the nearest) and counted from when it answered. One second later, the quota has reset
- * whatever the rounding.
- */
-export const RESET_MARGIN_MS = 1000;
 /** What a reset told in whole seconds may be off by, rounded either way. */
 const ROUNDING_MS = 1000;
+/**
+ * Added to the resets a service tells once one proved early: its seconds are rounded (up, down or
+ * to the nearest) and counted from when it answered. A second later, the quota has reset
+ * whatever the rounding.
+ */
+export const RESET_MARGIN_MS = ROUNDING_MS;
 
 /**
  * Why no 429 follows once an answer has told the quota, in one process: the budget is what the

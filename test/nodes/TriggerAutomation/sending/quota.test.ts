@@ -208,7 +208,7 @@ describe('Quota', () => {
 		const quota = new Quota();
 		quota.ended(quota.start(T0), told(0, T0 + 1_000, 10, 1_000), 0, T0);
 		// The window began when the request alone reached it, 50 ms after the last one's end.
-		quota.ended(startAll(quota, T0 + 1_000)[0], told(0, T0 + 2_100, 10, 1_000), 0, T0 + 1_100);
+		quota.ended(startAll(quota, T0 + 1_000)[0], told(9, T0 + 2_100, 10, 1_000), 0, T0 + 1_100);
 		expect(quota.reset?.at).toBe(T0 + 2_000);
 		// Carried, the reset came 50 ms before the window's end: the request alone is turned away.
 		const [early] = startAll(quota, T0 + 2_000);
