@@ -1,22 +1,15 @@
 /**
  * The quota a service tells in its answers (answer/rateLimitHeaders.ts), kept by Sending →
  * Adaptive for one service in one n8n process (serviceGate.ts): a budget of the requests that may
- * start before the quota resets. Every time is passed in, so the rules are tested with a clock the
- * test controls. Why each rule: docs/sending.md; the figure that keeps the share, the first word,
- * the reset's bound and the pace: BENCHMARKS.md, What each part of Adaptive sending buys.
+ * start before the quota resets (when that is: windowEnd.ts). Every time is passed in, so the
+ * rules are tested with a clock the test controls. Why each rule: docs/sending.md; the figure that
+ * keeps the share, the first word and the pace: BENCHMARKS.md, What each part of Adaptive sending
+ * buys.
  */
 import type { QuotaReading } from '../answer/rateLimitHeaders';
 
 import { tooLongToWait } from './resendPolicy';
-
-/** What a reset told in whole seconds may be off by, rounded either way. */
-const ROUNDING_MS = 1000;
-/**
- * Added to the resets a service tells once one proved early: its seconds are rounded (up, down or
- * to the nearest) and counted from when it answered. A second later, the quota has reset
- * whatever the rounding.
- */
-export const RESET_MARGIN_MS = ROUNDING_MS;
+import { WindowEnd } from './windowEnd';
 
 /**
  * Why no 429 follows once an answer has told the quota, in one process: the budget is what the
@@ -26,15 +19,7 @@ export const RESET_MARGIN_MS = ROUNDING_MS;
  * remaining, the service renewed the quota before the reset this process reckoned (a reset told
  * in whole seconds is up to a second late, and a process sending across a window's end waited out
  * a whole new window as spent). After the reset one request goes alone until its answer says the
- * quota anew, as the quota need not be whole again (a sliding window, other clients). The reset
- * is the earliest any answer of the window told: each counted from when the service answered,
- * rounded up, is a time the window cannot end after, and a reset told up to a second late made a
- * process come to every window after the others had spent it. When the service tells its window's
- * length, the last window's bound carried on by it is one too: with few answers in a window, a
- * bound is up to a second late, and processes sharing a quota of 50 per 1 s came to each window
- * one after another, the first taking most of it. Until the request alone at a carried reset is
- * turned away (windows that start with use, or slide): then resets as told. Until a service
- * proves it rounds its resets down (one 429, once): then a second late.
+ * quota anew, as the quota need not be whole again (a sliding window, other clients).
  *
  * Why few follow when other clients (queue-mode workers) spend it too: of the budget, a process
  * starts half, rounded up, before the next answer tells it anew, so what another client spends
@@ -62,18 +47,8 @@ export class Quota {
 	/** After a reset: the number of the first start since, the one that goes alone. */
 	private probeFrom: number | undefined;
 	private probing = false;
-	/** The reset the last window ended at (with the margin): to tell a reset told early. */
-	private endedAt = 0;
-	/** Added to each reset told: 0 until one proved early, then RESET_MARGIN_MS. */
-	private margin = 0;
-	/** The earliest reset any answer of this window told: the window ends by then. */
-	private bound: number | undefined;
-	/** The last window's bound, carried a window's length on when the service tells the length. */
-	private lastBound: number | undefined;
-	/** This window's bound is the last one's carried on, no answer of it told an earlier one. */
-	private boundCarried = false;
-	/** Until a request alone at a carried reset is turned away: windows follow one another. */
-	private carries = true;
+	/** When the window ends: the reset kept. */
+	private readonly windowEnd = new WindowEnd();
 	/** The first start after the answer that told the quota: its answer is a newer word. */
 	private toldFrom = 0;
 	/** Shared with others: when the next start of this window's share may go (its pace). */
@@ -94,7 +69,7 @@ export class Quota {
 
 	/** Added to each reset told (a reset is proved early by a 429 to the request alone at it). */
 	get marginMs(): number {
-		return this.margin;
+		return this.windowEnd.marginMs;
 	}
 
 	/** The reset of a quota told, and the header that told it; undefined when none is known. */
@@ -108,7 +83,7 @@ export class Quota {
 	 */
 	waitMs(now: number): number {
 		if (this.told && now >= this.told.resetAt) {
-			this.endedAt = this.told.resetAt;
+			this.windowEnd.passed();
 			this.told = undefined;
 			this.probeFrom = this.starts;
 			this.nextWindow(this.starts);
@@ -146,7 +121,7 @@ export class Quota {
 			this.clients = Math.max(this.clients, 2);
 		}
 		const atReset = this.probing && n >= this.probeFrom!;
-		if (atReset && rateLimited && reading) this.turnedAwayAtReset(reading.resetAt);
+		if (atReset && rateLimited && reading) this.windowEnd.turnedAwayAtReset(reading.resetAt);
 		// Fewer remaining than told, or the first word: the freshest the node knows. More remaining
 		// is an answer the service gave earlier, unless its request started after the one that told.
 		const renewed =
@@ -154,13 +129,7 @@ export class Quota {
 		if (renewed) this.nextWindow(n);
 		if (reading && (!this.told || renewed || reading.remaining <= this.told.remaining)) {
 			this.reckonClients(n, reading, othersInFlight);
-			const sameWindow = this.told && this.bound !== undefined && now < this.told.resetAt;
-			const bound = sameWindow
-				? Math.min(this.bound!, reading.resetAt)
-				: this.carriedBound(reading, now);
-			this.boundCarried = bound !== reading.resetAt && (!sameWindow || this.boundCarried);
-			this.bound = this.lastBound = bound;
-			const resetAt = this.bound + this.margin;
+			const resetAt = this.windowEnd.told(reading, now);
 			this.told = { remaining: reading.remaining, resetAt, header: reading.header };
 			this.toldFrom = this.starts;
 			const farReset = tooLongToWait(reading.resetAt - now);
@@ -174,36 +143,6 @@ export class Quota {
 			// Answered without a word of the quota: the service no longer tells it.
 			[this.probeFrom, this.probing] = [undefined, false];
 		}
-	}
-
-	/**
-	 * A new window's first bound: as its first answer told, or the last window's carried on by the
-	 * window's length the service tells, when that is earlier and agrees with the answer (within the
-	 * second its reset is rounded to). An answer's reset is a bound up to a second late, and so is
-	 * every window's end when its answers are few; windows following one another end a length
-	 * apart, so a bound once close to the end stays close.
-	 */
-	private carriedBound(reading: QuotaReading, now: number): number {
-		const length = reading.windowMs;
-		if (!this.carries || length === undefined || this.lastBound === undefined) {
-			return reading.resetAt;
-		}
-		const carried =
-			this.lastBound + length * Math.max(1, Math.ceil((now - this.lastBound) / length));
-		const agrees = carried < reading.resetAt && carried > reading.resetAt - ROUNDING_MS;
-		return agrees ? carried : reading.resetAt;
-	}
-
-	/**
-	 * The request alone at a reset was turned away. At a reset carried on, the service's windows
-	 * do not follow one another: from now on, none is carried. Else, by the window it was to follow
-	 * (a reset told within a second of the one passed), it went early: the service rounds its
-	 * resets down (or its clock is behind): from now on they are taken a second late. By a window
-	 * told further off, others spent the next window before it came: nothing to learn of the reset.
-	 */
-	private turnedAwayAtReset(resetAt: number): void {
-		if (this.boundCarried) this.carries = false;
-		else if (resetAt <= this.endedAt + RESET_MARGIN_MS) this.margin = RESET_MARGIN_MS;
 	}
 
 	/**
@@ -255,7 +194,8 @@ export class Quota {
 
 	/** A window ends; request `n` is the first of the next: nothing of it known yet. */
 	private nextWindow(n: number): void {
-		[this.bound, this.firstCount, this.windowFrom] = [undefined, undefined, n];
+		this.windowEnd.forget();
+		[this.firstCount, this.windowFrom] = [undefined, n];
 		if (this.reckoned) [this.lastClients, this.clients] = [this.clients, 1];
 		this.reckoned = false;
 	}
