@@ -30,12 +30,17 @@ import { WindowEnd } from './windowEnd';
  * window's use grew by ÷ what its own did, since its first answer in the window (a process that
  * came late to a window counted the others' use before it as clients, and took a sliver of the
  * next); at least 2 when the first answer or such a 429 shows others; the most of this window and
- * the last that told any. It starts half of its share of the budget; a part of one request is one
- * as often as that part. The first word it hears has no window before it to reckon from: one
- * request goes, whose answer tells. And its share goes paced over the first half of the time to
- * the reset, not at once, so that the answers tell the others' use before its last requests are
- * drawn (a whole draw at once, on a word a round trip old, turned requests away in long windows).
- * Not paced alone: nothing to wait for.
+ * the last that told any. Of the budget less one request for each client not yet seen in the
+ * window (its request alone at the reset is still to come), it starts half of its share. A part
+ * of one request is one for the process first to the window (its first answer there shows no use
+ * but its own) and none for the others: the first alone knows it is first, and drawn by chance
+ * the last free request of a window went to two as often as to none. Each process's request alone
+ * at a reset goes at a random point of a round trip after it, so that each is first in turn and
+ * every one is in before the first's next. The first word it hears has no window before it to
+ * reckon from: one request goes, whose answer tells. And its share goes paced over the first half
+ * of the time to the reset, not at once, so that the answers tell the others' use before its last
+ * requests go (a whole share at once, on a word a round trip old, turned requests away in long
+ * windows). Not paced alone: nothing to wait for.
  */
 export class Quota {
 	/** Starts so far: the number of the next one. */
@@ -47,6 +52,11 @@ export class Quota {
 	/** After a reset: the number of the first start since, the one that goes alone. */
 	private probeFrom: number | undefined;
 	private probing = false;
+	/** Shared with others: when the request alone after the reset goes, and when it went. */
+	private probeAt = 0;
+	private probeStartedAt = 0;
+	/** The last request alone's round trip: the time within which the others' come. */
+	private roundTripMs = 0;
 	/** When the window ends: the reset kept. */
 	private readonly windowEnd = new WindowEnd();
 	/** The first start after the answer that told the quota: its answer is a newer word. */
@@ -59,6 +69,8 @@ export class Quota {
 	private windowFrom = 0;
 	/** This window's first answer telling the limit: this process's use counted, and the window's. */
 	private firstCount: { own: number; used: number } | undefined;
+	/** The clients this window's last answer had not yet seen spend in it. */
+	private unseen = 0;
 	/** Clients spending the quota, as this process reckons: in this window, and in the last. */
 	private clients = 1;
 	private lastClients = 1;
@@ -78,19 +90,23 @@ export class Quota {
 	}
 
 	/**
-	 * 0 when a request may start now under the quota, else how long until one may: until the reset,
-	 * or (infinity) until the request that goes alone after a reset is answered.
+	 * 0 when a request may start now under the quota, else how long until one may: until the reset
+	 * (shared with others, until the request alone after it goes), or (infinity) until that request
+	 * is answered.
 	 */
 	waitMs(now: number): number {
 		if (this.told && now >= this.told.resetAt) {
+			const { resetAt } = this.told;
 			this.windowEnd.passed();
 			this.told = undefined;
 			this.probeFrom = this.starts;
 			this.nextWindow(this.starts);
+			const shared = this.clientsReckoned > 1;
+			this.probeAt = resetAt + (shared ? Math.random() * this.roundTripMs : 0);
 		}
 		if (this.told && this.left <= 0) return this.told.resetAt - now;
 		if (this.told) return Math.max(0, Math.min(this.nextAt, this.told.resetAt) - now);
-		return this.probing ? Number.POSITIVE_INFINITY : 0;
+		return this.probing ? Number.POSITIVE_INFINITY : Math.max(0, this.probeAt - now);
 	}
 
 	/** A request starts at `now` (its turn was given): it spends one. Returns its number. */
@@ -100,7 +116,9 @@ export class Quota {
 			this.left--;
 			this.nextAt = this.paced(now);
 		}
-		if (!this.told && this.probeFrom !== undefined) this.probing = true;
+		if (!this.told && this.probeFrom !== undefined && !this.probing) {
+			[this.probing, this.probeStartedAt] = [true, now];
+		}
 		return this.starts++;
 	}
 
@@ -122,6 +140,7 @@ export class Quota {
 		}
 		const atReset = this.probing && n >= this.probeFrom!;
 		if (atReset && rateLimited && reading) this.windowEnd.turnedAwayAtReset(reading.resetAt);
+		if (atReset) this.roundTripMs = now - this.probeStartedAt;
 		// Fewer remaining than told, or the first word: the freshest the node knows. More remaining
 		// is an answer the service gave earlier, unless its request started after the one that told.
 		const renewed =
@@ -133,7 +152,7 @@ export class Quota {
 			this.told = { remaining: reading.remaining, resetAt, header: reading.header };
 			this.toldFrom = this.starts;
 			const farReset = tooLongToWait(reading.resetAt - now);
-			const budget = this.half(reading.remaining - othersInFlight, farReset);
+			const budget = this.half(reading.remaining - othersInFlight - this.unseen, farReset);
 			// Processes given their bursts together each hear the quota whole at first: one request,
 			// whose answer tells what the others spent meanwhile.
 			this.left = this.heardBefore ? budget : Math.min(budget, 1);
@@ -152,31 +171,43 @@ export class Quota {
 	 * already); each after it, how much the window's use grew beside this process's own.
 	 */
 	private reckonClients(n: number, reading: QuotaReading, othersInFlight: number): void {
+		this.unseen = 0;
 		if (n < this.windowFrom || reading.limit === undefined) return;
 		const own = n - this.windowFrom + 1 + othersInFlight;
 		const used = reading.limit - reading.remaining;
 		if (this.firstCount === undefined) {
 			this.firstCount = { own, used };
 			if (used > own) [this.clients, this.reckoned] = [Math.max(this.clients, 2), true];
-			return;
+		} else if (own > this.firstCount.own) {
+			const growth = (used - this.firstCount.used) / (own - this.firstCount.own);
+			[this.clients, this.reckoned] = [Math.max(this.clients, growth), true];
 		}
-		const ownGrowth = own - this.firstCount.own;
-		if (ownGrowth <= 0) return;
-		const growth = used - this.firstCount.used;
-		[this.clients, this.reckoned] = [Math.max(this.clients, growth / ownGrowth), true];
+		// Each other client seen spent one at least; `own` may count some the service has not yet.
+		this.unseen = Math.max(0, Math.ceil(this.clientsReckoned) - 1 - Math.max(0, used - own));
+	}
+
+	/** Clients spending the quota, as reckoned in this window and the last that told any. */
+	private get clientsReckoned(): number {
+		return Math.max(this.clients, this.lastClients);
+	}
+
+	/** This window's first answer showed no use but this process's own: it came to it first. */
+	private get firstToWindow(): boolean {
+		return this.firstCount !== undefined && this.firstCount.used <= this.firstCount.own;
 	}
 
 	/**
-	 * Of `budget`, what starts before the next answer: half, or half of this process's share. Not a
+	 * Of `budget`, what starts before the next answer: half, or half of this process's share (a
+	 * part of a request rounded up by the process first to the window, down by the others). Not a
 	 * share of a quota that resets later than the node waits: holding its part back would fail items
 	 * unsent (serviceGate.ts) that the quota still has room for.
 	 */
 	private half(budget: number, farReset: boolean): number {
-		const clients = Math.max(this.clients, this.lastClients);
+		const clients = this.clientsReckoned;
 		if (budget <= 0) return budget;
 		if (clients === 1 || farReset) return Math.ceil(budget / 2);
 		const share = budget / clients / 2;
-		return Math.floor(share) + (Math.random() < share % 1 ? 1 : 0);
+		return this.firstToWindow ? Math.ceil(share) : Math.floor(share);
 	}
 
 	/**
@@ -185,7 +216,7 @@ export class Quota {
 	 * waits (its items would fail unsent meanwhile), at once.
 	 */
 	private paced(now: number): number {
-		const clients = Math.max(this.clients, this.lastClients);
+		const clients = this.clientsReckoned;
 		const toReset = this.told!.resetAt - now;
 		if (clients === 1 || tooLongToWait(toReset)) return now;
 		const share = Math.max(1, this.told!.remaining / clients);

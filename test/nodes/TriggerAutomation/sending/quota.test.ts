@@ -124,7 +124,6 @@ describe('Quota shared with other clients', () => {
 
 	it("the window's first answer telling more of the limit used than this process started counts two clients, not the use before it came", () => {
 		const quota = heardOnce(0, T0);
-		vi.spyOn(Math, 'random').mockReturnValue(0.99);
 		// This window's first start; 4 of 20 used: others spend it. Of 16, its share is 8: half, 4.
 		quota.ended(startAll(quota, T0)[0], told(16, T0 + 10_000, 20), 0, T0);
 		expect(startAll(quota, T0)).toHaveLength(4);
@@ -132,27 +131,13 @@ describe('Quota shared with other clients', () => {
 
 	it("after the window's first answer, the clients are what the window's use grew by ÷ what this process's did: it takes half of its share", () => {
 		const quota = heardOnce(0, T0);
-		vi.spyOn(Math, 'random').mockReturnValue(0.99);
 		// It came late: 10 of 40 used at its first answer in the window.
 		quota.ended(startAll(quota, T0)[0], told(30, T0 + 10_000, 40), 0, T0);
 		const [second] = startAll(quota, T0, 1);
 		// Its own use grew by one, the window's by four: 4 clients (not 14 ÷ 2). Of 26, its share
-		// is 6.5: half, 3 and a chance of one.
+		// is 6.5: half, 3.25, rounded down (it was not first to the window).
 		quota.ended(second, told(26, T0 + 10_000, 40), 0, T0);
 		expect(startAll(quota, T0)).toHaveLength(3);
-	});
-
-	it('a part of one request is one as often as that part', () => {
-		const quota = new Quota();
-		vi.spyOn(Math, 'random').mockReturnValue(0.74);
-		// 6 of 10 used at its first: 2 clients. Then one more, its own: of 3, its share is 1.5: half, 0.75.
-		quota.ended(quota.start(T0), told(4, T0 + 10_000, 10), 0, T0);
-		const [next] = startAll(quota, T0);
-		quota.ended(next, told(3, T0 + 10_000, 10), 0, T0);
-		expect(startAll(quota, T0)).toHaveLength(1);
-		vi.spyOn(Math, 'random').mockReturnValue(0.75);
-		quota.ended(next + 1, told(3, T0 + 10_000, 10), 0, T0);
-		expect(startAll(quota, T0)).toEqual([]);
 	});
 
 	it('a 429 to a request its budget had room for counts a second client', () => {
@@ -162,10 +147,9 @@ describe('Quota shared with other clients', () => {
 		expect(started).toHaveLength(4);
 		quota.ended(started[0], told(0, T0 + 10_000), 3, T0, true);
 		// In the next window, alone it would take half of 6: 3. With two, half its share: 1.5, one
-		// and a chance of one.
+		// (an answer that does not tell the limit does not say who came first).
 		const next = T0 + 10_000;
 		const [alone] = startAll(quota, next);
-		vi.spyOn(Math, 'random').mockReturnValue(0.99);
 		quota.ended(alone, told(6, next + 10_000), 0, next);
 		expect(startAll(quota, next)).toHaveLength(1);
 	});
@@ -178,14 +162,20 @@ describe('Quota shared with other clients', () => {
 		return quota;
 	}
 
+	/** The request alone at the reset `T0 + 10 s` answered at once: `remaining` of `limit` left. */
+	function answeredAtReset(quota: Quota, remaining: number, limit = 24): void {
+		const next = T0 + 10_000;
+		quota.ended(startAll(quota, next)[0], told(remaining, next + 10_000, limit), 0, next);
+	}
+
 	it('the clients reckoned in a window hold in the next, and end with one whose answers tell it alone', () => {
-		vi.spyOn(Math, 'random').mockReturnValue(0.99);
 		const quota = fourClients();
 		const next = T0 + 10_000;
-		quota.ended(startAll(quota, next)[0], told(23, next + 10_000, 24), 0, next);
-		// Alone at its first answer, but 4 in the last window: half of 23 ÷ 4, 2 and a chance of one.
+		answeredAtReset(quota, 23);
+		// Alone at its first answer, but 4 in the last window: 3 of them not yet seen, half of
+		// 20 ÷ 4 is 2.5, rounded up by the first to the window.
 		const started = startAll(quota, next);
-		expect(started).toHaveLength(2);
+		expect(started).toHaveLength(3);
 		// The window's use grew by one, its own by one or two (one in flight beside): alone in it.
 		quota.ended(started[0], told(22, next + 10_000, 24), 1, next);
 		const after = next + 10_000;
@@ -194,18 +184,50 @@ describe('Quota shared with other clients', () => {
 	});
 
 	it("a window whose answers tell nothing of the clients leaves the last window's reckoning standing", () => {
-		vi.spyOn(Math, 'random').mockReturnValue(0.99);
+		const quota = fourClients();
+		// One answer in this window: alone at it, nothing to compare it with.
+		answeredAtReset(quota, 23);
+		const after = T0 + 20_000;
+		quota.ended(startAll(quota, after)[0], told(23, after + 10_000, 24), 0, after);
+		// Still 4 clients: half of (23 less the 3 not yet seen) ÷ 4, rounded up (alone, 12).
+		expect(startAll(quota, after)).toHaveLength(3);
+	});
+
+	it('a part of one request is one for the process first to the window, none for the others', () => {
+		const next = T0 + 10_000;
+		const first = fourClients();
+		answeredAtReset(first, 23);
+		// Its first answer in the window shows no use but its own: half of 20 ÷ 4 is 2.5, up to 3.
+		expect(startAll(first, next)).toHaveLength(3);
+		const later = fourClients();
+		answeredAtReset(later, 20);
+		// Three came before it: none unseen; half of 20 ÷ 4, 2.5, down to 2.
+		expect(startAll(later, next)).toHaveLength(2);
+	});
+
+	it('the clients not yet seen in the window are kept out of the budget: their requests alone at the reset are still to come', () => {
+		const quota = fourClients();
+		// 4 a window, 4 clients: first to the window, 3 remain, each another client's.
+		answeredAtReset(quota, 3, 4);
+		expect(startAll(quota, T0 + 10_000)).toEqual([]);
+	});
+
+	it('shared with others, the request alone at a reset goes at a random point of a round trip after it; alone, at once', () => {
 		const quota = fourClients();
 		const next = T0 + 10_000;
-		// One answer in this window: alone at it, nothing to compare it with.
-		quota.ended(startAll(quota, next)[0], told(23, next + 10_000, 24), 0, next);
+		// The request alone at `next` is answered 50 ms later.
+		quota.ended(startAll(quota, next)[0], told(20, next + 10_000, 24), 0, next + 50);
+		vi.spyOn(Math, 'random').mockReturnValue(0.5);
 		const after = next + 10_000;
-		quota.ended(startAll(quota, after)[0], told(23, after + 10_000, 24), 0, after);
-		expect(startAll(quota, after)).toHaveLength(2);
+		expect(quota.waitMs(after)).toBe(25);
+		expect(startAll(quota, after + 25)).toHaveLength(1);
+		// Alone: its request alone at `T0 + 1 s` answered 50 ms later too.
+		const alone = heardOnce(10, T0 + 1_000);
+		alone.ended(startAll(alone, T0 + 1_000)[0], told(9, T0 + 2_000, 10), 0, T0 + 1_050);
+		expect(alone.waitMs(T0 + 2_000)).toBe(0);
 	});
 
 	it('shared with others, its share goes paced over the first half of the time to the reset', () => {
-		vi.spyOn(Math, 'random').mockReturnValue(0.99);
 		const quota = fourClients();
 		const at: number[] = [];
 		expect(startAll(quota, T0, 100, at)).toHaveLength(2);
@@ -235,9 +257,8 @@ describe('Quota shared with other clients', () => {
 
 	it('no share of a quota that resets later than the node waits: half of the budget goes, as alone', () => {
 		const quota = heardOnce(0, T0);
-		// 4 clients; 3 remain until a reset an hour away. A share would hold this process back to
+		// Others; 3 remain until a reset an hour away. A share would hold this process back to
 		// nothing, and the gate would fail its items unsent while the quota has room for them.
-		vi.spyOn(Math, 'random').mockReturnValue(0.99);
 		quota.ended(startAll(quota, T0)[0], told(3, T0 + 3_600_000, 7), 0, T0);
 		expect(startAll(quota, T0)).toHaveLength(2);
 	});
