@@ -9,10 +9,11 @@
  * - `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset` (GitHub, Envoy and others).
  *
  * A Reset up to 10^9 is seconds from now; above, a time since 1970: in seconds (GitHub), or above
- * 10^12 in milliseconds. The draft's policy also tells the window's length (`w`). Of several
- * quotas, the tightest (fewest remaining) is kept. A header that does not parse or disagrees with
- * itself (more remaining than its limit) is ignored, and so is every form when two forms disagree
- * (which one to believe cannot be told). A Retry-After takes precedence over the reset (draft §7).
+ * 10^12 in milliseconds. The draft's policy, and a Limit's as Envoy writes it, also tell the
+ * window's length (`w`). Of several quotas, the tightest (fewest remaining) is kept. A header that
+ * does not parse or disagrees with itself (more remaining than its limit) is ignored, and so is
+ * every form when two forms disagree (which one to believe cannot be told). A Retry-After takes
+ * precedence over the reset (draft §7).
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -26,7 +27,7 @@ export interface QuotaReading {
 	resetAt: number;
 	/** The quota in its window, when the answer says it (RateLimit-Policy's q, the Limit header). */
 	limit?: number;
-	/** The length of the quota's window, when the draft's policy tells it (`w`). */
+	/** The length of the quota's window, when a policy tells it (`w`: the draft's, Envoy's). */
 	windowMs?: number;
 	/** The header that said so, as a user finds it in the answer. */
 	header: 'RateLimit' | 'RateLimit-Remaining' | 'X-RateLimit-Remaining';
@@ -209,11 +210,21 @@ function trioReading(
 	const resetAt = resetText === undefined ? undefined : resetTime(resetText, now);
 	if (remaining === undefined || resetAt === undefined) return 'ignored';
 	const limitText = headerValue(headers, `${prefix}-limit`);
-	// "100", or as Envoy and the first drafts write it, "100, 100;w=60": the first item is the limit.
-	const limit = limitText === undefined ? undefined : count(parseList(limitText)?.[0].value);
+	// "100", or as Envoy and the first drafts write it, "100, 100;w=60": the first item is the limit,
+	// and the policy after it whose quota is the limit tells the window's length.
+	const limitItems = limitText === undefined ? undefined : parseList(limitText);
+	const limit = count(limitItems?.[0].value);
 	if (limitText !== undefined && (limit === undefined || remaining > limit)) return 'ignored';
+	const policy = limitItems?.slice(1).find((item) => count(item.value) === limit);
+	const windowSeconds = count(policy?.params.get('w'));
 	const header = prefix === 'ratelimit' ? 'RateLimit-Remaining' : 'X-RateLimit-Remaining';
-	return { remaining, resetAt, header, ...(limit !== undefined && { limit }) };
+	return {
+		remaining,
+		resetAt,
+		header,
+		...(limit !== undefined && { limit }),
+		...(windowSeconds !== undefined && windowSeconds > 0 && { windowMs: windowSeconds * 1000 }),
+	};
 }
 
 /** Two forms say the same quota: the same remaining, resets within rounding. */

@@ -96,7 +96,7 @@ describe('the earlier drafts (Kong): RateLimit-Limit, -Remaining, -Reset', () =>
 		).toEqual({ remaining: 50, resetAt: now + 30_000, header: 'RateLimit-Remaining', limit: 100 });
 	});
 
-	it('reads a limit written as the first drafts and Envoy write it: "100, 100;w=60"', () => {
+	it('reads a limit written as the first drafts and Envoy write it, "100, 100;w=60": the policy whose quota is the limit tells the window\'s length', () => {
 		const headers = {
 			'RateLimit-Limit': '100, 100;w=60',
 			'RateLimit-Remaining': '0',
@@ -107,7 +107,12 @@ describe('the earlier drafts (Kong): RateLimit-Limit, -Remaining, -Reset', () =>
 			resetAt: now + 12_000,
 			header: 'RateLimit-Remaining',
 			limit: 100,
+			windowMs: 60_000,
 		});
+		const two = { ...headers, 'RateLimit-Limit': '10, 1000;w=3600, 10;w=1' };
+		expect(read(two)?.windowMs).toBe(1_000);
+		// No policy with the limit's quota: no length.
+		expect(read({ ...headers, 'RateLimit-Limit': '100, 1000;w=3600' })?.windowMs).toBeUndefined();
 	});
 
 	it('ignores more remaining than the limit, and a Remaining or Reset that is missing or not a number', () => {
