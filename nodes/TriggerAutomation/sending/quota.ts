@@ -34,9 +34,9 @@ import { WindowEnd } from './windowEnd';
  * window (its request alone at the reset is still to come), it starts half of its share. A part
  * of one request is one for the process first to the window (its first answer there shows no use
  * but its own) and none for the others: the first alone knows it is first, and drawn by chance
- * the last free request of a window went to two as often as to none. Each process's request alone
- * at a reset goes at a random point of a round trip after it, so that each is first in turn and
- * every one is in before the first's next. The first word it hears has no window before it to
+ * the last free request of a window went to two as often as to none. Shared, its request alone at
+ * a reset goes at a random point of a round trip after it (the last such request's), so that each
+ * process is first in turn and every one is in before the first's next. The first word it hears has no window before it to
  * reckon from: one request goes, whose answer tells. And its share goes paced over the first half
  * of the time to the reset, not at once, so that the answers tell the others' use before its last
  * requests go (a whole share at once, on a word a round trip old, turned requests away in long
