@@ -215,8 +215,10 @@ function trioReading(
 	const limitItems = limitText === undefined ? undefined : parseList(limitText);
 	const limit = count(limitItems?.[0].value);
 	if (limitText !== undefined && (limit === undefined || remaining > limit)) return 'ignored';
-	const policy = limitItems?.slice(1).find((item) => count(item.value) === limit);
-	const windowSeconds = count(policy?.params.get('w'));
+	const policies = limitItems?.slice(1).filter((item) => count(item.value) === limit) ?? [];
+	// Two such policies with different windows: which one is in force cannot be told.
+	const windows = new Set(policies.map((item) => count(item.params.get('w'))));
+	const windowSeconds = windows.size === 1 ? [...windows][0] : undefined;
 	const header = prefix === 'ratelimit' ? 'RateLimit-Remaining' : 'X-RateLimit-Remaining';
 	return {
 		remaining,

@@ -9,7 +9,11 @@
 import type { QuotaReading } from '../answer/rateLimitHeaders';
 
 import { tooLongToWait } from './resendPolicy';
+import { QuotaClients } from './quotaClients';
 import { WindowEnd } from './windowEnd';
+
+/** The longest wait at a reset: a slow service's round trip says nothing of others' arrival. */
+const MAX_RESET_WAIT_MS = 1000;
 
 /**
  * Why no 429 follows once an answer has told the quota, in one process: the budget is what the
@@ -34,13 +38,15 @@ import { WindowEnd } from './windowEnd';
  * window (its request alone at the reset is still to come), it starts half of its share. A part
  * of one request is one for the process first to the window (its first answer there shows no use
  * but its own) and none for the others: the first alone knows it is first, and drawn by chance
- * the last free request of a window went to two as often as to none. Shared, its request alone at
- * a reset goes at a random point of a round trip after it (the last such request's), so that each
- * process is first in turn and every one is in before the first's next. The first word it hears has no window before it to
- * reckon from: one request goes, whose answer tells. And its share goes paced over the first half
- * of the time to the reset, not at once, so that the answers tell the others' use before its last
- * requests go (a whole share at once, on a word a round trip old, turned requests away in long
- * windows). Not paced alone: nothing to wait for.
+ * the last free request of a window went to two as often as to none (still drawn when the answers
+ * do not tell the limit: then who came first cannot be told). Shared, its request alone at a reset
+ * goes at a random point of a round trip after it (the last such request's, at most a second), so
+ * that each process is first in turn and, round trips alike, every one is in before the first's
+ * next. The first word it hears has no window before it to reckon from: one request goes, whose
+ * answer tells. And its share goes paced over the first half of the time to the reset, not at
+ * once, so that the answers tell the others' use before its last requests go (a whole share at
+ * once, on a word a round trip old, turned requests away in long windows). Not paced alone:
+ * nothing to wait for.
  */
 export class Quota {
 	/** Starts so far: the number of the next one. */
@@ -55,7 +61,7 @@ export class Quota {
 	/** Shared with others: when the request alone after the reset goes, and when it went. */
 	private probeAt = 0;
 	private probeStartedAt = 0;
-	/** The last request alone's round trip: the time within which the others' come. */
+	/** The last request alone's round trip (answered): the time within which the others' come. */
 	private roundTripMs = 0;
 	/** When the window ends: the reset kept. */
 	private readonly windowEnd = new WindowEnd();
@@ -65,17 +71,8 @@ export class Quota {
 	private nextAt = 0;
 	/** A word of the quota was heard: the first has no window before it to reckon clients from. */
 	private heardBefore = false;
-	/** The number of this window's first start, to count this process's use in it. */
-	private windowFrom = 0;
-	/** This window's first answer telling the limit: this process's use counted, and the window's. */
-	private firstCount: { own: number; used: number } | undefined;
-	/** The clients this window's last answer had not yet seen spend in it. */
-	private unseen = 0;
-	/** Clients spending the quota, as this process reckons: in this window, and in the last. */
-	private clients = 1;
-	private lastClients = 1;
-	/** This window's answers told something of the clients (else the last window's reckoning stands). */
-	private reckoned = false;
+	/** Others spending the quota too, as this process reckons them. */
+	private readonly clients = new QuotaClients();
 	/** Requests in flight that a budget had room for: alone, none of them is turned away. */
 	private readonly budgeted = new Set<number>();
 
@@ -101,8 +98,9 @@ export class Quota {
 			this.told = undefined;
 			this.probeFrom = this.starts;
 			this.nextWindow(this.starts);
-			const shared = this.clientsReckoned > 1;
-			this.probeAt = resetAt + (shared ? Math.random() * this.roundTripMs : 0);
+			const shared = this.clients.count > 1;
+			const spread = Math.min(this.roundTripMs, MAX_RESET_WAIT_MS);
+			this.probeAt = resetAt + (shared ? Math.random() * spread : 0);
 		}
 		if (this.told && this.left <= 0) return this.told.resetAt - now;
 		if (this.told) return Math.max(0, Math.min(this.nextAt, this.told.resetAt) - now);
@@ -136,23 +134,23 @@ export class Quota {
 	): void {
 		// Alone, a request its budget had room for is never turned away: others spend the quota.
 		if (this.budgeted.delete(n) && rateLimited && reading?.remaining === 0) {
-			this.clients = Math.max(this.clients, 2);
+			this.clients.others();
 		}
 		const atReset = this.probing && n >= this.probeFrom!;
 		if (atReset && rateLimited && reading) this.windowEnd.turnedAwayAtReset(reading.resetAt);
-		if (atReset) this.roundTripMs = now - this.probeStartedAt;
+		if (atReset && reading) this.roundTripMs = now - this.probeStartedAt;
 		// Fewer remaining than told, or the first word: the freshest the node knows. More remaining
 		// is an answer the service gave earlier, unless its request started after the one that told.
 		const renewed =
 			reading && this.told && n >= this.toldFrom && reading.remaining > this.told.remaining;
 		if (renewed) this.nextWindow(n);
 		if (reading && (!this.told || renewed || reading.remaining <= this.told.remaining)) {
-			this.reckonClients(n, reading, othersInFlight);
+			this.clients.heard(n, reading, othersInFlight);
 			const resetAt = this.windowEnd.told(reading, now);
 			this.told = { remaining: reading.remaining, resetAt, header: reading.header };
 			this.toldFrom = this.starts;
 			const farReset = tooLongToWait(reading.resetAt - now);
-			const budget = this.half(reading.remaining - othersInFlight - this.unseen, farReset);
+			const budget = this.half(reading.remaining - othersInFlight, farReset);
 			// Processes given their bursts together each hear the quota whole at first: one request,
 			// whose answer tells what the others spent meanwhile.
 			this.left = this.heardBefore ? budget : Math.min(budget, 1);
@@ -165,49 +163,14 @@ export class Quota {
 	}
 
 	/**
-	 * Whether others spend the quota too, and how many: `reading`, the answer to request `n`. The
-	 * window's first says whether more was used than this process can have had counted (its
-	 * requests up to `n`, and those in flight beside it, which the service may have counted
-	 * already); each after it, how much the window's use grew beside this process's own.
-	 */
-	private reckonClients(n: number, reading: QuotaReading, othersInFlight: number): void {
-		this.unseen = 0;
-		if (n < this.windowFrom || reading.limit === undefined) return;
-		const own = n - this.windowFrom + 1 + othersInFlight;
-		const used = reading.limit - reading.remaining;
-		if (this.firstCount === undefined) {
-			this.firstCount = { own, used };
-			if (used > own) [this.clients, this.reckoned] = [Math.max(this.clients, 2), true];
-		} else if (own > this.firstCount.own) {
-			const growth = (used - this.firstCount.used) / (own - this.firstCount.own);
-			[this.clients, this.reckoned] = [Math.max(this.clients, growth), true];
-		}
-		// Each other client seen spent one at least; `own` may count some the service has not yet.
-		this.unseen = Math.max(0, Math.ceil(this.clientsReckoned) - 1 - Math.max(0, used - own));
-	}
-
-	/** Clients spending the quota, as reckoned in this window and the last that told any. */
-	private get clientsReckoned(): number {
-		return Math.max(this.clients, this.lastClients);
-	}
-
-	/** This window's first answer showed no use but this process's own: it came to it first. */
-	private get firstToWindow(): boolean {
-		return this.firstCount !== undefined && this.firstCount.used <= this.firstCount.own;
-	}
-
-	/**
-	 * Of `budget`, what starts before the next answer: half, or half of this process's share (a
-	 * part of a request rounded up by the process first to the window, down by the others). Not a
-	 * share of a quota that resets later than the node waits: holding its part back would fail items
-	 * unsent (serviceGate.ts) that the quota still has room for.
+	 * Of `budget`, what starts before the next answer: half, or half of this process's share
+	 * (quotaClients.ts). Not a share of a quota that resets later than the node waits: holding its
+	 * part back would fail items unsent (serviceGate.ts) that the quota still has room for.
 	 */
 	private half(budget: number, farReset: boolean): number {
-		const clients = this.clientsReckoned;
 		if (budget <= 0) return budget;
-		if (clients === 1 || farReset) return Math.ceil(budget / 2);
-		const share = budget / clients / 2;
-		return this.firstToWindow ? Math.ceil(share) : Math.floor(share);
+		if (this.clients.count === 1 || farReset) return Math.ceil(budget / 2);
+		return this.clients.halfShare(budget);
 	}
 
 	/**
@@ -216,7 +179,7 @@ export class Quota {
 	 * waits (its items would fail unsent meanwhile), at once.
 	 */
 	private paced(now: number): number {
-		const clients = this.clientsReckoned;
+		const clients = this.clients.count;
 		const toReset = this.told!.resetAt - now;
 		if (clients === 1 || tooLongToWait(toReset)) return now;
 		const share = Math.max(1, this.told!.remaining / clients);
@@ -226,9 +189,7 @@ export class Quota {
 	/** A window ends; request `n` is the first of the next: nothing of it known yet. */
 	private nextWindow(n: number): void {
 		this.windowEnd.forget();
-		[this.firstCount, this.windowFrom] = [undefined, n];
-		if (this.reckoned) [this.lastClients, this.clients] = [this.clients, 1];
-		this.reckoned = false;
+		this.clients.nextWindow(n);
 	}
 
 	/** Request `n` was never sent (its turn went back unused): what it spent comes back. */

@@ -111,8 +111,11 @@ describe('the earlier drafts (Kong): RateLimit-Limit, -Remaining, -Reset', () =>
 		});
 		const two = { ...headers, 'RateLimit-Limit': '10, 1000;w=3600, 10;w=1' };
 		expect(read(two)?.windowMs).toBe(1_000);
-		// No policy with the limit's quota: no length.
+		// No policy with the limit's quota, or two with different windows: no length.
 		expect(read({ ...headers, 'RateLimit-Limit': '100, 1000;w=3600' })?.windowMs).toBeUndefined();
+		expect(read({ ...headers, 'RateLimit-Limit': '100, 100;w=1, 100;w=60' })?.windowMs).toBe(
+			undefined,
+		);
 	});
 
 	it('ignores more remaining than the limit, and a Remaining or Reset that is missing or not a number', () => {

@@ -147,9 +147,10 @@ describe('Quota shared with other clients', () => {
 		expect(started).toHaveLength(4);
 		quota.ended(started[0], told(0, T0 + 10_000), 3, T0, true);
 		// In the next window, alone it would take half of 6: 3. With two, half its share: 1.5, one
-		// (an answer that does not tell the limit does not say who came first).
+		// and a chance of one (an answer that does not tell the limit does not say who came first).
 		const next = T0 + 10_000;
 		const [alone] = startAll(quota, next);
+		vi.spyOn(Math, 'random').mockReturnValue(0.99);
 		quota.ended(alone, told(6, next + 10_000), 0, next);
 		expect(startAll(quota, next)).toHaveLength(1);
 	});
@@ -193,23 +194,20 @@ describe('Quota shared with other clients', () => {
 		expect(startAll(quota, after)).toHaveLength(3);
 	});
 
-	it('a part of one request is one for the process first to the window, none for the others', () => {
-		const next = T0 + 10_000;
-		const first = fourClients();
-		answeredAtReset(first, 23);
-		// Its first answer in the window shows no use but its own: half of 20 ÷ 4 is 2.5, up to 3.
-		expect(startAll(first, next)).toHaveLength(3);
-		const later = fourClients();
-		answeredAtReset(later, 20);
-		// Three came before it: none unseen; half of 20 ÷ 4, 2.5, down to 2.
-		expect(startAll(later, next)).toHaveLength(2);
-	});
-
-	it('the clients not yet seen in the window are kept out of the budget: their requests alone at the reset are still to come', () => {
+	it('of a quota shared, the clients not yet seen in the window are kept out of the budget', () => {
 		const quota = fourClients();
-		// 4 a window, 4 clients: first to the window, 3 remain, each another client's.
+		// 4 a window, 4 clients: first to the window, 3 remain, each another client's
+		// (quotaClients.test.ts has the share's rules).
 		answeredAtReset(quota, 3, 4);
 		expect(startAll(quota, T0 + 10_000)).toEqual([]);
+	});
+
+	it('a quota that resets later than the node waits is not shared: half of it goes, no client kept out', () => {
+		const quota = fourClients();
+		const next = T0 + 10_000;
+		// 4 a window, first to it, 3 remain until an hour away: shared, none (3 clients unseen).
+		quota.ended(startAll(quota, next)[0], told(3, next + 3_600_000, 4), 0, next);
+		expect(startAll(quota, next)).toHaveLength(2);
 	});
 
 	it('shared with others, the request alone at a reset goes at a random point of a round trip after it; alone, at once', () => {
@@ -225,6 +223,21 @@ describe('Quota shared with other clients', () => {
 		const alone = heardOnce(10, T0 + 1_000);
 		alone.ended(startAll(alone, T0 + 1_000)[0], told(9, T0 + 2_000, 10), 0, T0 + 1_050);
 		expect(alone.waitMs(T0 + 2_000)).toBe(0);
+	});
+
+	it('the wait at a reset is a second at most, and a request alone that got no answer measures no round trip', () => {
+		vi.spyOn(Math, 'random').mockReturnValue(0.99);
+		const slow = fourClients();
+		const next = T0 + 10_000;
+		// The service took 5 s to answer the request alone.
+		slow.ended(startAll(slow, next)[0], told(20, next + 10_000, 24), 0, next + 5_000);
+		expect(slow.waitMs(next + 10_000)).toBe(990);
+		const timedOut = fourClients();
+		// No answer within the Timeout (30 s): no round trip. The next request's answer tells anew.
+		timedOut.ended(startAll(timedOut, next)[0], undefined, 0, next + 30_000);
+		const after = next + 30_000;
+		timedOut.ended(startAll(timedOut, after)[0], told(20, after + 10_000, 24), 0, after);
+		expect(timedOut.waitMs(after + 10_000)).toBe(0);
 	});
 
 	it('shared with others, its share goes paced over the first half of the time to the reset', () => {
