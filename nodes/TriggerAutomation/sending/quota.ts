@@ -71,7 +71,7 @@ export class Quota {
 	private nextAt = 0;
 	/** A word of the quota was heard: the first has no window before it to reckon clients from. */
 	private heardBefore = false;
-	/** Others spending the quota too, as this process reckons them. */
+	/** The clients spending the quota, as this process reckons them. */
 	private readonly clients = new QuotaClients();
 	/** Requests in flight that a budget had room for: alone, none of them is turned away. */
 	private readonly budgeted = new Set<number>();
