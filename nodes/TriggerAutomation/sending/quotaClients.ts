@@ -9,10 +9,11 @@ import type { QuotaReading } from '../answer/rateLimitHeaders';
 export class QuotaClients {
 	/** The number of this window's first start, to count this process's use in it. */
 	private windowFrom = 0;
-	/** This window's first answer telling the limit: this process's use counted, and the window's. */
-	private firstCount: { own: number; used: number } | undefined;
-	/** That answer showed no use but this process's own requests: it came to the window first. */
-	private firstToWindow = false;
+	/**
+	 * This window's first answer telling the limit: this process's use counted (its requests up to
+	 * the one answered, `started`, and those in flight beside it), and the window's.
+	 */
+	private firstCount: { started: number; own: number; used: number } | undefined;
 	/** The most use of others any answer of this window showed; none told the limit: undefined. */
 	private othersSeen: number | undefined;
 	/** Clients spending the quota, as this process reckons: in this window, and in the last. */
@@ -20,6 +21,14 @@ export class QuotaClients {
 	private lastClients = 1;
 	/** This window's answers told something of the clients (else the last window's stands). */
 	private reckoned = false;
+
+	/**
+	 * This window's first answer showed no use but this process's own requests up to it: it came
+	 * to the window first (not by those in flight beside it: they may be the last window's).
+	 */
+	private get firstToWindow(): boolean {
+		return this.firstCount !== undefined && this.firstCount.used <= this.firstCount.started;
+	}
 
 	/** Clients spending the quota, as reckoned in this window and the last that told any. */
 	get count(): number {
@@ -45,8 +54,7 @@ export class QuotaClients {
 		// `own` may count requests the service has not yet: others' use is at least this much.
 		this.othersSeen = Math.max(this.othersSeen ?? 0, used - own);
 		if (this.firstCount === undefined) {
-			// First only by its own requests up to this one: those in flight may be the last window's.
-			[this.firstCount, this.firstToWindow] = [{ own, used }, used <= started];
+			this.firstCount = { started, own, used };
 			if (used > own) [this.clients, this.reckoned] = [Math.max(this.clients, 2), true];
 		} else if (own > this.firstCount.own) {
 			const growth = (used - this.firstCount.used) / (own - this.firstCount.own);
@@ -73,7 +81,7 @@ export class QuotaClients {
 
 	/** A window ends; request `n` is the first of the next: nothing of it known yet. */
 	nextWindow(n: number): void {
-		[this.firstCount, this.firstToWindow, this.othersSeen] = [undefined, false, undefined];
+		[this.firstCount, this.othersSeen] = [undefined, undefined];
 		this.windowFrom = n;
 		if (this.reckoned) [this.lastClients, this.clients] = [this.clients, 1];
 		this.reckoned = false;
