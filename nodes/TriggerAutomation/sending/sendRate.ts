@@ -20,6 +20,13 @@ export const GROWTH = 0.5;
 export const RAMP_UP = 0.25;
 /** The shortest ramp round trip: a busy process reads its answers late. */
 export const MIN_RAMP_ROUND_TRIP_MS = 50;
+/**
+ * A pause learns at least this part of the rate the pause before learned: one pause's count is a
+ * small sample (others spent the room as it ended: one answer, and the rate fell to one per
+ * pause), and a rate cut by the same part for every n8n process never evens out. A limit that
+ * fell is found within a few pauses.
+ */
+export const LEAST_KEPT = 0.5;
 /** What was accepted since the last pause sets the rate once counted over this long. */
 const DELIVERY_WINDOW_MS = 250;
 /** Starts that may go at once: this long at the rate, at least two (a late timer costs no start). */
@@ -47,6 +54,8 @@ export class SendRate {
 	private rampingUp = false;
 	/** How long the last push-back took from its start: how soon a rate too high is heard. */
 	private pushedBackInMs = Number.POSITIVE_INFINITY;
+	/** The rate the last pause that learned one learned. */
+	private learnedAtPause = 0;
 	/** The end of the last pause that learned a rate, and one interval at that rate. */
 	private resumed = { at: Number.NEGATIVE_INFINITY, intervalMs: 0 };
 	/**
@@ -136,17 +145,20 @@ export class SendRate {
 	}
 
 	/**
-	 * A pause has ended: the rate is what was accepted from the last pause's end to this one's, or,
-	 * if nothing was (busy: no word on its rate), one request per pause until one is accepted. The
-	 * first start goes at once, as a process alone finds the room whole; once the room was found spent
-	 * at a pause's end, after a pause that learned a rate it waits one interval at it.
+	 * A pause has ended: the rate is what was accepted from the last pause's end to this one's (at
+	 * least LEAST_KEPT of what the pause before learned), or, if nothing was (busy: no word on its
+	 * rate), one request per pause until one is accepted. The first start goes at once, as a process
+	 * alone finds the room whole; once the room was found spent at a pause's end, after a pause that
+	 * learned a rate it waits one interval at it.
 	 */
 	private resume(): void {
 		const end = this.pausedUntil;
 		const learned = (this.accepted * 1000) / Math.max(1, end - this.countingSince);
 		this.beforeBusy = this.accepted === 0 ? Math.max(this.beforeBusy, this.perSecond) : 0;
-		this.perSecond = Math.max(1000 / this.pauseMs, learned);
 		const learnedOne = this.accepted > 0;
+		const kept = learnedOne ? this.learnedAtPause * LEAST_KEPT : 0;
+		this.perSecond = Math.max(1000 / this.pauseMs, learned, kept);
+		if (learnedOne) this.learnedAtPause = this.perSecond;
 		const at = learnedOne ? end : Number.NEGATIVE_INFINITY;
 		this.resumed = { at, intervalMs: 1000 / this.perSecond };
 		const tokens = learnedOne && this.roomSpentInPauses ? 0 : 1;

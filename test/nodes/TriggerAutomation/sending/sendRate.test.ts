@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 
 import {
 	GROWTH,
+	LEAST_KEPT,
 	MIN_RAMP_ROUND_TRIP_MS,
 	RAMP_UP,
 	SHORT_PAUSE_MS,
@@ -78,6 +79,26 @@ describe('SendRate', () => {
 		expect(startsBetween(rate, 1061, 2061)).toBe(94);
 	});
 
+	it('a pause learns at least LEAST_KEPT of the rate the pause before learned: one answer in a short spell is no rate', () => {
+		const rate = learned(40);
+		// Others spent the room soon after the pause ended: one answer, then pushed back again.
+		rate.acceptedOne(1000, 1050);
+		rate.pushedBack(1030, 1060, 1000);
+		expect(rate.waitMs(2060)).toBe(0);
+		// One accepted over 1.06 s would be under one per pause.
+		expect(rate.perSecond).toBe(40 * LEAST_KEPT);
+		// More than that part is learned as counted.
+		for (let k = 0; k < 30; k++) rate.acceptedOne(2061, 2150);
+		rate.pushedBack(2120, 2150, 1000);
+		expect(rate.waitMs(3150)).toBe(0);
+		expect(rate.perSecond).toBeCloseTo(30 / 1.09, 5);
+		// A limit that fell is found pause by pause.
+		rate.acceptedOne(3150, 3200);
+		rate.pushedBack(3190, 3210, 1000);
+		expect(rate.waitMs(4210)).toBe(0);
+		expect(rate.perSecond).toBeCloseTo((30 / 1.09) * LEAST_KEPT, 5);
+	});
+
 	it('a pause with nothing accepted (the service was busy): one request per pause, until one sent after it is accepted, which brings back the rate from before', () => {
 		const rate = learned(40);
 		// Busy: every request turned away, for three pauses.
@@ -94,9 +115,9 @@ describe('SendRate', () => {
 	});
 
 	it('once a start at the end of a pause that learned a rate is pushed back (others spent the room meanwhile), the first start after every such pause waits one interval at the rate', () => {
-		/** Learned 10/s at a pause that ended at 1000; then pushed back for a request sent at `sentAt`. */
+		/** Learned 3/s at a pause that ended at 1000; then pushed back for a request sent at `sentAt`. */
 		const pushedBackAfter = (sentAt: number) => {
-			const rate = learned(10);
+			const rate = learned(3);
 			// Two answers to requests sent before that pause's end: a rate to learn at the next.
 			rate.acceptedOne(990, 1040);
 			rate.acceptedOne(995, 1045);
