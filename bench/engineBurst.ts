@@ -8,13 +8,10 @@ import { outputOf, runWorkflow } from '../dev/engine';
 import type { Scenario } from './defaults';
 import { SERVICE_DELAY_MS } from './defaults';
 import type { Receiver } from './receiver';
-import { countRefusals } from './refusals';
+import { MAX_INFORMED_PER_ITEM, countRefusals } from './refusals';
 import type { Check } from './scenarioReport';
 import { elapsedMs, num, spread, summarize } from './stats';
 import { LAST_NODE, failedItem, orderItem, sideWorkflow } from './workload';
-
-/** Informed 429s a burst may meet per item. */
-const MAX_INFORMED_PER_ITEM = 0.1;
 
 export interface EngineBurstRun {
 	seconds: number;

@@ -6,6 +6,9 @@
  * was answered counts as before it (nginx logs whole ms): no client could have had that answer yet.
  */
 
+/** Issue 53's target for a burst at one service: informed 429s at most this many per item. */
+export const MAX_INFORMED_PER_ITEM = 0.1;
+
 /** One 429 as the service saw it, in ms on one clock. */
 export interface Refusal {
 	/** When its request arrived. */

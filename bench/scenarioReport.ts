@@ -8,6 +8,7 @@ import type { BenchSide, DefaultsResult, DefaultsRun, Scenario } from './default
 import { SCENARIOS, SERVICE_DELAY_MS, mostWithin, sidesOf } from './defaults';
 import type { LargeRun } from './largeExecution';
 import { LARGE_DELAY_MS, LARGE_ITEMS } from './largeExecution';
+import { MAX_INFORMED_PER_ITEM } from './refusals';
 import { num, ratio, spread, summarize } from './stats';
 
 export interface Check {
@@ -124,6 +125,7 @@ export function scenarioChecks(result: DefaultsResult): Check[] {
 			else (others.get(delayMs) ?? others.set(delayMs, []).get(delayMs)!).push([scenario, check]);
 		}
 	}
+	checks.push(...informedChecks(result));
 	for (const [delayMs, list] of [...others].sort(([a], [b]) => a - b)) {
 		checks.push({
 			label: `${list.map(([s]) => `(${s.id})`).join(', ')} at the defaults, ${delayMs} ms service: Trigger Automation, each scenario's target`,
@@ -192,6 +194,34 @@ export function delayTable(result: DefaultsResult, delayMs: number): string {
 
 const limited = (scenario: Scenario) =>
 	scenario.perSecond !== undefined || scenario.busyMs !== undefined || scenario.kind === 'nginx';
+
+/**
+ * Informed 429s per item in the real app, every limited scenario's worst round, a row per answer
+ * time: the engine's rows hold the burst at once, these the burst as n8n's webhooks start it.
+ */
+function informedChecks(result: DefaultsResult): Check[] {
+	const byDelay = new Map<number, Array<[string, number]>>();
+	for (const scenario of SCENARIOS.filter(limited)) {
+		for (const [key, bySide] of Object.entries(result[scenario.id] ?? {})) {
+			if (!bySide.node) continue;
+			const worst = (runs: DefaultsRun[]) =>
+				Math.max(...runs.map((r) => r.informed)) / scenario.items;
+			const list = byDelay.get(Number(key)) ?? byDelay.set(Number(key), []).get(Number(key))!;
+			list.push([`(${scenario.id})`, worst(bySide.node)]);
+			if (scenario.kind === 'twice') {
+				list.push([`(${scenario.id}) again`, worst(bySide.node.map((r) => r.second!))]);
+			}
+		}
+	}
+	return [...byDelay]
+		.sort(([a], [b]) => a - b)
+		.map(([delayMs, list]) => ({
+			label: `Every limited scenario in the real n8n app at the defaults, ${delayMs} ms service: Trigger Automation, informed 429s per item (worst round of each)`,
+			result: list.map(([id, perItem]) => `${id} ${perItem.toFixed(2)}`).join('; '),
+			target: `each ≤ ${MAX_INFORMED_PER_ITEM}`,
+			met: list.every(([, perItem]) => perItem <= MAX_INFORMED_PER_ITEM),
+		}));
+}
 
 /** `10.7 s, 186 (180, 6), 0.03 informed per item`: medians of the rounds, each on its own. */
 function mannersCell(runs: DefaultsRun[] | undefined, items: number): string {
