@@ -15,11 +15,13 @@ import { SendRate } from './sendRate';
 /** Starts per tick of the event loop: between ticks it reads answers, so a 429 is heard early. */
 export const STARTS_PER_TICK = 8;
 /**
- * First contact with a service, until it pushes back or tells a quota and at most this long from
- * the first request: the first execution's requests go at once, the other executions' two for each
- * accepted answer (twice as many each round trip). Another n8n process may have spent the limit.
+ * First contact with a service, until it pushes back or tells a quota: the first execution's
+ * requests go at once, the other executions' two for each accepted answer (twice as many each
+ * round trip), and at least twice as many every FIRST_CONTACT_DOUBLING_MS from the first request
+ * (a slow service's answers come late, its limiter's 429s at once). Another n8n process may have
+ * spent the limit.
  */
-export const FIRST_CONTACT_MS = 1000;
+export const FIRST_CONTACT_DOUBLING_MS = 100;
 
 /**
  * The service said nothing more goes to it before `until`, longer than the node waits: by a
@@ -124,13 +126,17 @@ export class ServiceGate {
 		return quotaMs > 0 ? quotaMs : this.rate.waitMs(now);
 	}
 
-	/** Whether `lane` waits for more accepted answers in first contact (FIRST_CONTACT_MS). */
+	/** Whether `lane` waits in first contact: for more accepted answers, and for time. */
 	private heldInFirstContact(lane: Lane, now: number): boolean {
 		const first = this.firstContact;
-		if (!first || this.heard || lane === first.lane || now >= first.at + FIRST_CONTACT_MS) {
-			return false;
-		}
-		return first.others >= 2 * this.accepted;
+		if (!first || this.heard || lane === first.lane) return false;
+		return first.others >= 2 * this.accepted && now < this.firstContactNext();
+	}
+
+	/** When time lets first contact's next other start go: 2^n − 1 of them by n doublings. */
+	private firstContactNext(): number {
+		const { at, others } = this.firstContact!;
+		return at + FIRST_CONTACT_DOUBLING_MS * Math.log2(others + 2);
 	}
 
 	/**
@@ -159,7 +165,7 @@ export class ServiceGate {
 		}
 		const due = this.lanes.map((lane) => lane.resendAt).filter((at) => at > now && at < Infinity);
 		if (this.lanes.some((lane) => lane.ready(now) && this.heldInFirstContact(lane, now))) {
-			due.push(this.firstContact!.at + FIRST_CONTACT_MS);
+			due.push(Math.ceil(this.firstContactNext()));
 		}
 		if (due.length > 0) this.wakeIn(Math.min(...due) - now);
 	}

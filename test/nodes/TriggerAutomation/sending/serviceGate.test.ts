@@ -10,7 +10,7 @@ import { MAX_IN_FLIGHT, MAX_WAIT_MS } from '../../../../nodes/TriggerAutomation/
 import { askedToWait, quotaSpent } from '../../../../nodes/TriggerAutomation/answer/rateLimited';
 import { ExecutionLane } from '../../../../nodes/TriggerAutomation/sending/executionLane';
 import {
-	FIRST_CONTACT_MS,
+	FIRST_CONTACT_DOUBLING_MS,
 	STARTS_PER_TICK,
 	gateFor,
 } from '../../../../nodes/TriggerAutomation/sending/serviceGate';
@@ -115,7 +115,7 @@ describe('ServiceGate', () => {
 		const log: string[] = [];
 		const as = [0, 1, 2].map((k) => request(a, log, `a${k}`));
 		const bs = [0, 1, 2, 3, 4, 5].map((k) => request(b, log, `b${k}`));
-		await vi.advanceTimersByTimeAsync(100);
+		await vi.advanceTimersByTimeAsync(FIRST_CONTACT_DOUBLING_MS - 1);
 		expect(log).toEqual(['a0', 'a1', 'a2']);
 		as[0].answer(accepted);
 		await as[0].done;
@@ -132,16 +132,26 @@ describe('ServiceGate', () => {
 		for (const lane of [a, b]) lane.close();
 	});
 
-	it('first contact ends FIRST_CONTACT_MS after the first request, with no answer yet', async () => {
+	it('first contact with no answer yet: time lets the others go, twice as many every FIRST_CONTACT_DOUBLING_MS', async () => {
 		const service = newService();
 		const [a, b] = [0, 1].map(() => new ExecutionLane(service, undefined));
 		const log: string[] = [];
 		const a0 = request(a, log, 'a0');
-		const bs = [0, 1, 2].map((k) => request(b, log, `b${k}`));
-		await vi.advanceTimersByTimeAsync(FIRST_CONTACT_MS - 1);
+		const bs = Array.from({ length: 10 }, (_, k) => request(b, log, `b${k}`));
+		const others = () => log.length - 1;
+		await vi.advanceTimersByTimeAsync(FIRST_CONTACT_DOUBLING_MS - 1);
 		expect(log).toEqual(['a0']);
 		await vi.advanceTimersByTimeAsync(1);
-		expect(log).toEqual(['a0', 'b0', 'b1', 'b2']);
+		expect(others()).toBe(1);
+		// 2^n − 1 by n doublings, one at a time between them.
+		await vi.advanceTimersByTimeAsync(FIRST_CONTACT_DOUBLING_MS - 1);
+		expect(others()).toBe(2);
+		await vi.advanceTimersByTimeAsync(1);
+		expect(others()).toBe(3);
+		await vi.advanceTimersByTimeAsync(FIRST_CONTACT_DOUBLING_MS);
+		expect(others()).toBe(7);
+		await vi.advanceTimersByTimeAsync(FIRST_CONTACT_DOUBLING_MS);
+		expect(others()).toBe(10);
 		for (const pending of [a0, ...bs]) pending.answer(accepted);
 		for (const lane of [a, b]) lane.close();
 	});
