@@ -1,8 +1,9 @@
 /**
  * The report's part for the scenarios at the defaults (bench/defaults.ts) and the large execution
- * (bench/largeExecution.ts): each figure beside its target, the tables of every side's runs, the
- * blind and informed 429s of each limited scenario beside the AWS SDK's limiter, and for (g) when
- * its requests reached the service over the first second.
+ * (bench/largeExecution.ts): each figure beside its target, the informed 429s per item of each
+ * limited scenario against its target, the tables of every side's runs, the blind and informed
+ * 429s beside the AWS SDK's limiter, and for (g) when its requests reached the service over the
+ * first second.
  */
 import type { BenchSide, DefaultsResult, DefaultsRun, Scenario } from './defaults';
 import { SCENARIOS, SERVICE_DELAY_MS, mostWithin, sidesOf } from './defaults';
