@@ -114,6 +114,11 @@ export function scenarioCheck(scenario: Scenario, delayMs: number, result: Defau
 	};
 }
 
+/** The list kept under `key`, a new one the first time. */
+function listAt<K, V>(map: Map<K, V[]>, key: K): V[] {
+	return map.get(key) ?? map.set(key, []).get(key)!;
+}
+
 /** Summary rows: each scenario at 50 ms on its own, the other answer times one row each. */
 export function scenarioChecks(result: DefaultsResult): Check[] {
 	const checks: Check[] = [];
@@ -123,7 +128,7 @@ export function scenarioChecks(result: DefaultsResult): Check[] {
 			const delayMs = Number(key);
 			const check = scenarioCheck(scenario, delayMs, result);
 			if (delayMs === SERVICE_DELAY_MS) checks.push(check);
-			else (others.get(delayMs) ?? others.set(delayMs, []).get(delayMs)!).push([scenario, check]);
+			else listAt(others, delayMs).push([scenario, check]);
 		}
 	}
 	checks.push(...informedChecks(result));
@@ -203,11 +208,11 @@ const limited = (scenario: Scenario) =>
 function informedChecks(result: DefaultsResult): Check[] {
 	const byDelay = new Map<number, Array<[string, number]>>();
 	for (const scenario of SCENARIOS.filter(limited)) {
+		const worst = (runs: DefaultsRun[]) =>
+			Math.max(...runs.map((r) => r.informed)) / scenario.items;
 		for (const [key, bySide] of Object.entries(result[scenario.id] ?? {})) {
 			if (!bySide.node) continue;
-			const worst = (runs: DefaultsRun[]) =>
-				Math.max(...runs.map((r) => r.informed)) / scenario.items;
-			const list = byDelay.get(Number(key)) ?? byDelay.set(Number(key), []).get(Number(key))!;
+			const list = listAt(byDelay, Number(key));
 			list.push([`(${scenario.id})`, worst(bySide.node)]);
 			if (scenario.kind === 'twice') {
 				list.push([`(${scenario.id}) again`, worst(bySide.node.map((r) => r.second!))]);
