@@ -12,16 +12,23 @@ import { tooLongToWait } from './resendPolicy';
 import { Quota } from './quota';
 import { SendRate } from './sendRate';
 
-/** Starts per tick of the event loop: between ticks it reads answers, so a 429 is heard early. */
+/**
+ * Starts per tick of the event loop, and one more for each answer read in it: between ticks it
+ * reads answers, so a 429 is heard early. An answer frees one start, not a tick: a busy process
+ * reads its answers one at a time, and its starts would run ahead of what it has sent.
+ */
 export const STARTS_PER_TICK = 8;
 /**
  * First contact with a service, until it pushes back or tells a quota: the first execution's
- * requests go at once, the other executions' two for each accepted answer (twice as many each
+ * first tick goes at once, the rest of it after an accepted answer or FIRST_TICK_MS from the
+ * first request; the other executions' requests two for each accepted answer (twice as many each
  * round trip), and at least twice as many every FIRST_CONTACT_DOUBLING_MS from the first request
  * (a slow service's answers come late, its limiter's 429s at once). Another n8n process may have
  * spent the limit.
  */
 export const FIRST_CONTACT_DOUBLING_MS = 100;
+/** Long enough for a limiter's 429 to a first tick over its limit to be read in n8n's app. */
+export const FIRST_TICK_MS = 20;
 
 /**
  * The service said nothing more goes to it before `until`, longer than the node waits: by a
@@ -54,10 +61,10 @@ export class ServiceGate {
 	private readonly lanes: Lane[] = [];
 	private timer: AbortController | undefined;
 	private timerAt = 0;
-	/** Starts since an answer was last read or the gate's timer fired: at most STARTS_PER_TICK. */
+	/** Starts since the gate's timer fired, less one for each answer read: at most STARTS_PER_TICK. */
 	private starts = 0;
-	/** The first request's execution and start, and the other executions' starts since. */
-	private firstContact: { lane: Lane; at: number; others: number } | undefined;
+	/** The first request's execution and start, and since then its starts and the others'. */
+	private firstContact: { lane: Lane; at: number; own: number; others: number } | undefined;
 	/** The service has pushed back or told a quota: first contact is over. */
 	private heard = false;
 
@@ -85,7 +92,7 @@ export class ServiceGate {
 			return this.dispatch();
 		}
 		const { sentAt, attempt } = ended;
-		this.starts = 0;
+		this.starts = Math.max(0, this.starts - 1);
 		if (attempt.quota || ('failure' in attempt && attempt.failure.pushBack)) this.heard = true;
 		const now = Date.now();
 		const rateLimited = 'failure' in attempt && attempt.failure.code === 'rate_limited';
@@ -129,13 +136,21 @@ export class ServiceGate {
 	/** Whether `lane` waits in first contact: for more accepted answers, and for time. */
 	private heldInFirstContact(lane: Lane, now: number): boolean {
 		const first = this.firstContact;
-		if (!first || this.heard || lane === first.lane) return false;
-		return first.others >= 2 * this.accepted && now < this.firstContactNext();
+		if (!first || this.heard) return false;
+		const waits =
+			lane === first.lane
+				? first.own >= STARTS_PER_TICK && this.accepted === 0
+				: first.others >= 2 * this.accepted;
+		return waits && now < this.firstContactNext(lane);
 	}
 
-	/** When time lets first contact's next other start go: 2^n − 1 of them by n doublings. */
-	private firstContactNext(): number {
-		const { at, others } = this.firstContact!;
+	/**
+	 * When time lets first contact's next start of `lane` go: the first execution's after its
+	 * first tick, the others' 2^n − 1 by n doublings.
+	 */
+	private firstContactNext(lane: Lane): number {
+		const { lane: firstLane, at, others } = this.firstContact!;
+		if (lane === firstLane) return at + FIRST_TICK_MS;
 		return at + FIRST_CONTACT_DOUBLING_MS * Math.log2(others + 2);
 	}
 
@@ -159,13 +174,16 @@ export class ServiceGate {
 			this.lanes.push(lane);
 			this.inFlight++;
 			this.starts++;
-			this.firstContact ??= { lane, at: now, others: 0 };
-			if (lane !== this.firstContact.lane) this.firstContact.others++;
+			this.firstContact ??= { lane, at: now, own: 0, others: 0 };
+			if (lane === this.firstContact.lane) this.firstContact.own++;
+			else this.firstContact.others++;
 			lane.grant(now, this.quota.start(now));
 		}
 		const due = this.lanes.map((lane) => lane.resendAt).filter((at) => at > now && at < Infinity);
-		if (this.lanes.some((lane) => lane.ready(now) && this.heldInFirstContact(lane, now))) {
-			due.push(Math.ceil(this.firstContactNext()));
+		for (const lane of this.lanes) {
+			if (lane.ready(now) && this.heldInFirstContact(lane, now)) {
+				due.push(Math.ceil(this.firstContactNext(lane)));
+			}
 		}
 		if (due.length > 0) this.wakeIn(Math.min(...due) - now);
 	}

@@ -11,6 +11,7 @@ import { askedToWait, quotaSpent } from '../../../../nodes/TriggerAutomation/ans
 import { ExecutionLane } from '../../../../nodes/TriggerAutomation/sending/executionLane';
 import {
 	FIRST_CONTACT_DOUBLING_MS,
+	FIRST_TICK_MS,
 	STARTS_PER_TICK,
 	gateFor,
 } from '../../../../nodes/TriggerAutomation/sending/serviceGate';
@@ -93,20 +94,52 @@ describe('ServiceGate', () => {
 		lane.close();
 	});
 
-	it('a burst starts STARTS_PER_TICK requests, then more once an answer is read or the event loop ticks', async () => {
+	it('a tick starts STARTS_PER_TICK requests, an answer read in it one more, the next tick STARTS_PER_TICK more', async () => {
 		const lane = new ExecutionLane(newService(), undefined);
 		const log: string[] = [];
+		// An accepted answer first: first contact holds nothing back from then on.
+		const opening = request(lane, log, 'opening');
+		await microtasks();
+		opening.answer(accepted);
+		await opening.done;
 		const requests = Array.from({ length: 3 * STARTS_PER_TICK }, (_, k) =>
 			request(lane, log, String(k)),
 		);
 		await microtasks();
-		expect(log).toHaveLength(STARTS_PER_TICK);
+		expect(log).toHaveLength(1 + STARTS_PER_TICK);
 		requests[0].answer(accepted);
-		await microtasks();
-		expect(log).toHaveLength(2 * STARTS_PER_TICK);
+		await requests[0].done;
+		expect(log).toHaveLength(2 + STARTS_PER_TICK);
 		await vi.advanceTimersByTimeAsync(0);
-		expect(log).toHaveLength(3 * STARTS_PER_TICK);
+		expect(log).toHaveLength(2 + 2 * STARTS_PER_TICK);
+		for (const pending of requests) pending.answer(accepted);
 		lane.close();
+	});
+
+	it("first contact: the first execution's first tick goes at once, the rest after an accepted answer or FIRST_TICK_MS", async () => {
+		const [byTime, byAnswer] = [newService(), newService()].map(
+			(service) => new ExecutionLane(service, undefined),
+		);
+		const log: string[] = [];
+		const timed = Array.from({ length: 2 * STARTS_PER_TICK }, (_, k) =>
+			request(byTime, log, `t${k}`),
+		);
+		await vi.advanceTimersByTimeAsync(FIRST_TICK_MS - 1);
+		expect(log).toHaveLength(STARTS_PER_TICK);
+		await vi.advanceTimersByTimeAsync(1);
+		expect(log).toHaveLength(2 * STARTS_PER_TICK);
+
+		const answered = Array.from({ length: 2 * STARTS_PER_TICK }, (_, k) =>
+			request(byAnswer, log, `a${k}`),
+		);
+		await vi.advanceTimersByTimeAsync(FIRST_TICK_MS - 1);
+		expect(log.filter((label) => label.startsWith('a'))).toHaveLength(STARTS_PER_TICK);
+		answered[0].answer(accepted);
+		await answered[0].done;
+		await vi.advanceTimersByTimeAsync(0);
+		expect(log.filter((label) => label.startsWith('a'))).toHaveLength(2 * STARTS_PER_TICK);
+		for (const pending of [...timed, ...answered]) pending.answer(accepted);
+		for (const lane of [byTime, byAnswer]) lane.close();
 	});
 
 	it("first contact: the first execution's requests go at once, the others' two for each accepted answer, until the service pushes back", async () => {
