@@ -142,7 +142,7 @@ describe('ServiceGate', () => {
 		for (const lane of [byTime, byAnswer]) lane.close();
 	});
 
-	it("first contact: the first execution's requests go at once, the others' two for each accepted answer, until the service pushes back", async () => {
+	it("first contact: the first execution's first tick goes at once, the others' two for each accepted answer, until the service pushes back", async () => {
 		const service = newService();
 		const [a, b] = [0, 1].map(() => new ExecutionLane(service, undefined));
 		const log: string[] = [];
