@@ -27,7 +27,11 @@ export const STARTS_PER_TICK = 8;
  * spent the limit.
  */
 export const FIRST_CONTACT_DOUBLING_MS = 100;
-/** Long enough for a limiter's 429 to a first tick over its limit to be read in n8n's app. */
+/**
+ * Long enough for a limiter's 429 to a first tick over its limit to be read in n8n's app (the
+ * figure for it and for an answer freeing one start: BENCHMARKS.md, What each part of Adaptive
+ * sending buys).
+ */
 export const FIRST_TICK_MS = 20;
 
 /**
