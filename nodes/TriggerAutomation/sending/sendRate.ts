@@ -12,13 +12,6 @@ export const SHORT_PAUSE_MS = 100;
 /** Rate/s added per accepted answer while the rate holds starts back: ×e^GROWTH per second. */
 export const GROWTH = 0.5;
 /**
- * An answer adds at most this part of the highest rate a pause learned (or of the rate, if
- * higher): where the service takes a few a second (four n8n processes sharing 5/s take 1.25/s
- * each), GROWTH is a step of 40% an answer, and the room a pause left is spent two answers later.
- * A process cut low keeps the step of the rate it once had.
- */
-export const MOST_PER_ANSWER = 0.1;
-/**
  * Back from a busy spell with no rate known: starts per round trip each accepted answer adds, from
  * one per round trip: ×1.25 a round trip, so the first 429 comes at a rate a few times the limit's.
  * The ramp's round trip is the answer's, or, if the service turned requests away sooner, the time
@@ -61,9 +54,8 @@ export class SendRate {
 	private rampingUp = false;
 	/** How long the last push-back took from its start: how soon a rate too high is heard. */
 	private pushedBackInMs = Number.POSITIVE_INFINITY;
-	/** The rate the last pause that learned one learned, and the highest any did. */
+	/** The rate the last pause that learned one learned. */
 	private learnedAtPause = 0;
-	private highestLearned = 0;
 	/** The end of the last pause that learned a rate, and one interval at that rate. */
 	private resumed = { at: Number.NEGATIVE_INFINITY, intervalMs: 0 };
 	/**
@@ -97,7 +89,7 @@ export class SendRate {
 	 * Accepted: back from a busy pause, the rate from before at once, or with none known (busy from
 	 * the first request), one start per ramp round trip and RAMP_UP more per answer until the next
 	 * push-back; else at least what the service accepted since the last pause, and while the rate
-	 * holds starts back, GROWTH more per answer (at most MOST_PER_ANSWER of the rates it knows).
+	 * holds starts back, GROWTH more per answer.
 	 */
 	acceptedOne(sentAt: number, now: number): void {
 		this.accepted++;
@@ -118,8 +110,7 @@ export class SendRate {
 		}
 		// Held back within the last second, or, under 1/s, since the start before this one.
 		if (now - this.heldBackAt >= Math.max(1000, 1000 / this.perSecond + roundTripMs)) return;
-		const step = Math.min(GROWTH, MOST_PER_ANSWER * Math.max(this.perSecond, this.highestLearned));
-		this.perSecond += this.rampingUp ? (RAMP_UP * 1000) / rampMs : step;
+		this.perSecond += this.rampingUp ? (RAMP_UP * 1000) / rampMs : GROWTH;
 	}
 
 	/**
@@ -168,7 +159,6 @@ export class SendRate {
 		const kept = learnedOne ? this.learnedAtPause * LEAST_KEPT : 0;
 		this.perSecond = Math.max(1000 / this.pauseMs, learned, kept);
 		if (learnedOne) this.learnedAtPause = this.perSecond;
-		this.highestLearned = Math.max(this.highestLearned, this.learnedAtPause);
 		const at = learnedOne ? end : Number.NEGATIVE_INFINITY;
 		this.resumed = { at, intervalMs: 1000 / this.perSecond };
 		const tokens = learnedOne && this.roomSpentInPauses ? 0 : 1;
