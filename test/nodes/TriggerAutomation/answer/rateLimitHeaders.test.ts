@@ -10,17 +10,35 @@ import { ANSWERED_AT } from '../../../support/failures';
 const now = ANSWERED_AT;
 const read = (headers: Record<string, string>) => readQuota(headers, now);
 
-describe('the draft (-10/-11): RateLimit, with RateLimit-Policy', () => {
-	it("reads r as the requests remaining, t as the seconds until the reset, the policy's q as the limit and w as the window's length", () => {
+describe('the draft (-08 to -11): RateLimit, with RateLimit-Policy', () => {
+	it('reads r as the requests remaining and t as the seconds until the reset', () => {
 		expect(
 			read({ 'ratelimit-policy': '"default";q=100;w=60', ratelimit: '"default";r=50;t=30' }),
-		).toEqual({
-			remaining: 50,
-			resetAt: now + 30_000,
-			header: 'RateLimit',
-			limit: 100,
-			windowMs: 60_000,
-		});
+		).toEqual({ remaining: 50, resetAt: now + 30_000, header: 'RateLimit' });
+	});
+
+	it("reads express-rate-limit's draft-8 bytes: spaces after ';', a byte-sequence pk, several quotas in one header", () => {
+		// express-rate-limit source/headers.ts setDraft8Headers, as its test/library/headers-test.ts
+		// expects them.
+		expect(
+			read({
+				'ratelimit-policy': '"5-in-2hrs"; q=5; w=7200; pk=:MmMyNmI0NmI2OGZm:',
+				ratelimit: '"5-in-2hrs"; r=4; t=7200',
+			}),
+		).toEqual({ remaining: 4, resetAt: now + 7_200_000, header: 'RateLimit' });
+		const policies = [
+			'"1-in-5sec"; q=1; w=5; pk=:MmMyNmI0NmI2OGZm:',
+			'"5-in-1min"; q=5; w=60; pk=:MmMyNmI0NmI2OGZm:',
+			'"8-in-2days"; q=8; w=172800; pk=:MmMyNmI0NmI2OGZm:',
+		];
+		const limits = [
+			'"1-in-5sec"; r=0; t=5',
+			'"5-in-1min"; r=4; t=60',
+			'"8-in-2days"; r=7; t=172800',
+		];
+		expect(read({ 'ratelimit-policy': policies.join(', '), ratelimit: limits.join(', ') })).toEqual(
+			{ remaining: 0, resetAt: now + 5_000, header: 'RateLimit' },
+		);
 	});
 
 	it('reads the header names in any case, and RateLimit without RateLimit-Policy', () => {
@@ -31,18 +49,15 @@ describe('the draft (-10/-11): RateLimit, with RateLimit-Policy', () => {
 		});
 	});
 
-	it('keeps the tightest of several policies: the fewest remaining', () => {
+	it('keeps the tightest of several policies: the fewest remaining, then the latest reset', () => {
 		const headers = {
 			'ratelimit-policy': '"burst";q=100;w=60, "daily";q=1000;w=86400',
 			ratelimit: '"burst";r=40;t=20, "daily";r=3;t=5000',
 		};
-		expect(read(headers)).toEqual({
-			remaining: 3,
-			resetAt: now + 5_000_000,
-			header: 'RateLimit',
-			limit: 1000,
-			windowMs: 86_400_000,
-		});
+		expect(read(headers)).toEqual({ remaining: 3, resetAt: now + 5_000_000, header: 'RateLimit' });
+		expect(read({ ratelimit: '"a";r=3;t=10, "b";r=3;t=60, "c";r=3;t=20' })?.resetAt).toBe(
+			now + 60_000,
+		);
 	});
 
 	it("takes a policy's window as the reset when RateLimit has no t", () => {
@@ -65,6 +80,13 @@ describe('the draft (-10/-11): RateLimit, with RateLimit-Policy', () => {
 		).toBeUndefined();
 	});
 
+	it('matches items to policies by name, a string or a token', () => {
+		const headers = { 'ratelimit-policy': 'minute;q=10;w=60, "hour";q=100;w=3600' };
+		expect(read({ ...headers, ratelimit: '"minute";r=4' })?.resetAt).toBe(now + 60_000);
+		expect(read({ ...headers, ratelimit: 'hour;r=4' })?.resetAt).toBe(now + 3_600_000);
+		expect(read({ ...headers, ratelimit: 'minute;r=11;t=1' })).toBeUndefined();
+	});
+
 	it('ignores what is not a structured-field list of items with an integer r', () => {
 		for (const ratelimit of [
 			'r=50;t=30',
@@ -75,6 +97,9 @@ describe('the draft (-10/-11): RateLimit, with RateLimit-Policy', () => {
 			'"default";r=50;t=soon',
 			'("a" "b");r=1;t=1',
 			'"unterminated;r=1;t=1',
+			'"default";r=1;t=1;',
+			'"default" "other";r=1;t=1',
+			'"default";r=1;t=1, limit=5',
 		]) {
 			expect(read({ ratelimit }), ratelimit).toBeUndefined();
 		}
@@ -86,17 +111,72 @@ describe('the draft (-10/-11): RateLimit, with RateLimit-Policy', () => {
 			resetAt: now + 1_000,
 			header: 'RateLimit',
 		});
+		expect(read({ 'ratelimit-policy': '"x";q=', ratelimit: '"x";r=9;t=1' })?.remaining).toBe(9);
+	});
+
+	it('uses no policy without its quota q, or with a window w of 0: it is malformed', () => {
+		expect(read({ 'ratelimit-policy': '"x";w=60', ratelimit: '"x";r=9' })).toBeUndefined();
+		expect(read({ 'ratelimit-policy': '"x";q=10;w=0', ratelimit: '"x";r=9' })).toBeUndefined();
+		expect(read({ 'ratelimit-policy': '"x";w=60', ratelimit: '"x";r=90;t=1' })?.remaining).toBe(90);
 	});
 });
 
-describe('the earlier drafts (Kong): RateLimit-Limit, -Remaining, -Reset', () => {
-	it('reads Remaining as the requests remaining, Reset as seconds until the reset, and the Limit', () => {
+describe('draft -07: RateLimit as a dictionary of limit, remaining and reset', () => {
+	it("reads express-rate-limit's draft-7 bytes: remaining, and reset as seconds until the reset", () => {
+		// express-rate-limit source/headers.ts setDraft7Headers; its test expects
+		// 'limit=5, remaining=4, reset=60' beside RateLimit-Policy '5;w=60'.
 		expect(
-			read({ 'ratelimit-limit': '100', 'ratelimit-remaining': '50', 'ratelimit-reset': '30' }),
-		).toEqual({ remaining: 50, resetAt: now + 30_000, header: 'RateLimit-Remaining', limit: 100 });
+			read({ 'RateLimit-Policy': '100;w=60', RateLimit: 'limit=100, remaining=50, reset=30' }),
+		).toEqual({ remaining: 50, resetAt: now + 30_000, header: 'RateLimit' });
+		expect(read({ ratelimit: 'reset=0, remaining=0, limit=5' })).toEqual({
+			remaining: 0,
+			resetAt: now,
+			header: 'RateLimit',
+		});
 	});
 
-	it('reads a limit written as the first drafts and Envoy write it, "100, 100;w=60": the policy whose quota is the limit tells the window\'s length', () => {
+	it('ignores more remaining than the limit, a missing remaining or reset, and values that are not integers', () => {
+		for (const ratelimit of [
+			'limit=10, remaining=11, reset=30',
+			'limit=10, reset=30',
+			'limit=10, remaining=5',
+			'limit=10, remaining="5", reset=30',
+			'limit=10, remaining=5, reset=soon',
+			'limit=10, remaining=-1, reset=30',
+			'limit=ten, remaining=5, reset=30',
+			'limit=10, remaining=5, reset=30,',
+		]) {
+			expect(read({ ratelimit }), ratelimit).toBeUndefined();
+		}
+	});
+
+	it('reads a dictionary without a limit (nothing to disagree with)', () => {
+		expect(read({ ratelimit: 'remaining=5, reset=3' })?.remaining).toBe(5);
+	});
+});
+
+describe('the earlier drafts (-06 and before): RateLimit-Limit, -Remaining, -Reset', () => {
+	it('reads Remaining as the requests remaining and Reset as seconds until the reset', () => {
+		expect(
+			read({ 'ratelimit-limit': '100', 'ratelimit-remaining': '50', 'ratelimit-reset': '30' }),
+		).toEqual({ remaining: 50, resetAt: now + 30_000, header: 'RateLimit-Remaining' });
+	});
+
+	it("reads express-rate-limit's draft-6 bytes (with its RateLimit-Policy beside them)", () => {
+		const headers = {
+			'RateLimit-Policy': '5;w=60',
+			'RateLimit-Limit': '5',
+			'RateLimit-Remaining': '4',
+			'RateLimit-Reset': '60',
+		};
+		expect(read(headers)).toEqual({
+			remaining: 4,
+			resetAt: now + 60_000,
+			header: 'RateLimit-Remaining',
+		});
+	});
+
+	it('reads a limit written as the first drafts and Envoy write it, "100, 100;w=60": the first item is the limit', () => {
 		const headers = {
 			'RateLimit-Limit': '100, 100;w=60',
 			'RateLimit-Remaining': '0',
@@ -106,16 +186,10 @@ describe('the earlier drafts (Kong): RateLimit-Limit, -Remaining, -Reset', () =>
 			remaining: 0,
 			resetAt: now + 12_000,
 			header: 'RateLimit-Remaining',
-			limit: 100,
-			windowMs: 60_000,
 		});
-		const two = { ...headers, 'RateLimit-Limit': '10, 1000;w=3600, 10;w=1' };
-		expect(read(two)?.windowMs).toBe(1_000);
-		// No policy with the limit's quota, or two with different windows: no length.
-		expect(read({ ...headers, 'RateLimit-Limit': '100, 1000;w=3600' })?.windowMs).toBeUndefined();
-		expect(read({ ...headers, 'RateLimit-Limit': '100, 100;w=1, 100;w=60' })?.windowMs).toBe(
-			undefined,
-		);
+		expect(
+			read({ ...headers, 'RateLimit-Limit': '10, 1000;w=3600', 'RateLimit-Remaining': '11' }),
+		).toBe(undefined);
 	});
 
 	it('ignores more remaining than the limit, and a Remaining or Reset that is missing or not a number', () => {
@@ -127,6 +201,9 @@ describe('the earlier drafts (Kong): RateLimit-Limit, -Remaining, -Reset', () =>
 			{ 'ratelimit-remaining': '5', 'ratelimit-reset': 'soon' },
 			{ 'ratelimit-remaining': '5', 'ratelimit-reset': '-3' },
 			{ 'ratelimit-limit': 'lots', 'ratelimit-remaining': '5', 'ratelimit-reset': '3' },
+			{ 'ratelimit-remaining': '5, 6', 'ratelimit-reset': '3' },
+			// A date is an X-RateLimit-Reset's only (below): the drafts' Reset is seconds.
+			{ 'ratelimit-remaining': '5', 'ratelimit-reset': new Date(now + 3000).toUTCString() },
 		];
 		for (const headers of cases) {
 			expect(read(headers), JSON.stringify(headers)).toBeUndefined();
@@ -135,7 +212,7 @@ describe('the earlier drafts (Kong): RateLimit-Limit, -Remaining, -Reset', () =>
 });
 
 describe('X-RateLimit-Limit, -Remaining, -Reset: Reset as seconds or as a time since 1970', () => {
-	it('reads a Reset up to 10^9 as seconds from now (Envoy)', () => {
+	it('reads a Reset up to 10^9 as seconds from now (Envoy, @fastify/rate-limit)', () => {
 		const headers = {
 			'x-ratelimit-limit': '60',
 			'x-ratelimit-remaining': '12',
@@ -145,7 +222,6 @@ describe('X-RateLimit-Limit, -Remaining, -Reset: Reset as seconds or as a time s
 			remaining: 12,
 			resetAt: now + 45_000,
 			header: 'X-RateLimit-Remaining',
-			limit: 60,
 		});
 	});
 
@@ -168,6 +244,29 @@ describe('X-RateLimit-Limit, -Remaining, -Reset: Reset as seconds or as a time s
 			'x-ratelimit-reset': `${(now + 1500) / 1000}`,
 		};
 		expect(read(headers)?.resetAt).toBe(now + 1500);
+	});
+
+	it("reads a Reset written as a date: a JavaScript Date as Express sends it (rate-limiter-flexible's README, 2019-2025), ISO 8601, an HTTP date", () => {
+		const at = now + 30_000;
+		for (const reset of [
+			String(new Date(at)),
+			new Date(at).toISOString(),
+			new Date(at).toUTCString(),
+		]) {
+			const headers = { 'X-RateLimit-Remaining': '3', 'X-RateLimit-Reset': reset };
+			expect(read(headers), reset).toEqual({
+				remaining: 3,
+				resetAt: at,
+				header: 'X-RateLimit-Remaining',
+			});
+		}
+	});
+
+	it('reads no date from a Reset without a time of day (Date.parse would make one of "hello 1")', () => {
+		for (const reset of ['hello 1', 'Nov 21 2026', 'later', '-3', '2026-11-21']) {
+			const headers = { 'x-ratelimit-remaining': '3', 'x-ratelimit-reset': reset };
+			expect(read(headers), reset).toBeUndefined();
+		}
 	});
 
 	it('ignores more remaining than the limit', () => {
@@ -210,6 +309,17 @@ describe('forms together, and Retry-After', () => {
 				'x-ratelimit-reset': '60',
 			}),
 		).toBeUndefined();
+	});
+
+	it("reads express-rate-limit's draft-7 and legacy headers together: its seconds rounded up agree", () => {
+		const headers = {
+			'ratelimit-policy': '5;w=60',
+			ratelimit: 'limit=5, remaining=4, reset=30',
+			'x-ratelimit-limit': '5',
+			'x-ratelimit-remaining': '4',
+			'x-ratelimit-reset': String(Math.ceil((now + 29_400) / 1000)),
+		};
+		expect(read(headers)).toEqual({ remaining: 4, resetAt: now + 30_000, header: 'RateLimit' });
 	});
 
 	it('reads the form that parses when another does not', () => {
