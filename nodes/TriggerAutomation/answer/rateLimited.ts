@@ -1,6 +1,6 @@
 /**
  * An item that ends turned away: unsent while a too-long Retry-After lasts or a quota is spent
- * until a reset that far off (both from the one closure of the service's gate, serviceGate.ts), or
+ * until a reset that far off (both from the one closure of the service's limiter, sending/limiter.ts), or
  * turned away until the node gave up. Its title then says what happened (the retries spent, how
  * often and over how long), its description leads with the advice that fits how it was sent.
  */
@@ -16,6 +16,11 @@ export function askedToWait(waitMs: number): Failure {
 		message: `Not sent: the service asked to wait ${Math.ceil(waitMs / 1000)} s more (Retry-After), longer than this node waits`,
 		description: `Run this item again after that wait. The service answered an earlier request with a Retry-After over ${MAX_WAIT_MS / 1000} s; until it ends, nothing more is sent to it.`,
 	};
+}
+
+/** Not sent: the service said by `by` (a Retry-After or a quota's header) nothing goes before `until`. */
+export function notSent(until: number, by: 'Retry-After' | QuotaReading['header'], now: number) {
+	return by === 'Retry-After' ? askedToWait(until - now) : quotaSpent(until, by, now);
 }
 
 /** `resetAt` as the editor shows it: UTC, to the next second, "2026-11-21 10:00:30 UTC". */

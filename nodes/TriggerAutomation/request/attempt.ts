@@ -3,7 +3,7 @@
  * the credential (whose `authenticate` signs it) within Options → Timeout, and what came back: the
  * accepted answer (its body read up to MAX_ANSWER_BYTES) or a failure, with the quota the answer
  * told, if any. Deciding whether to try again is the caller's (triggerItem.ts); keeping within the
- * quota, the gate's (sending/serviceGate.ts).
+ * quota, the limiter's (sending/limiter.ts).
  */
 import type { IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 

@@ -1,49 +1,37 @@
 /**
- * One execution's place in its service's gate (serviceGate.ts) under Sending → Adaptive, and its
- * items' Pace: re-sends before new items, a turn taken and given back in `attempt` only.
+ * One execution's lane in its service's limiter (limiter.ts) under Sending → Adaptive, and its
+ * items' Pace: re-sends (in the order turned away) before new items; a turn is taken and given
+ * back in `attempt` only. It does not name Pace, so sending/ has no import circle.
  */
-import type { Failure } from '../answer/failure';
-import { askedToWait, quotaSpent } from '../answer/rateLimited';
+import { notSent } from '../answer/rateLimited';
 import type { Attempt } from '../request/attempt';
-import type { Closure, Lane, ServiceGate } from './serviceGate';
-import { gateFor } from './serviceGate';
+import { ServiceLimiter } from './limiter';
 import { WaitTally } from './waitTally';
 
-/** An item let go unsent because the service is closed to it: what it said, and when it ends. */
-function unsent({ until, by }: Closure, now: number): Failure {
-	return by === 'Retry-After' ? askedToWait(until - now) : quotaSpent(until, by, now);
-}
+/** A waiting request's wake-up: with its turn (true), or without one (Stop). */
+type Wake = (turn: boolean) => void;
 
-/** A waiting request's wake-up: with its turn (the number of its start), or without one (Stop). */
-type Wake = (start: number | undefined) => void;
-
-/**
- * One execution's place in the gate, and its items' Pace: its re-sends (in the order turned away)
- * before its new items. A turn is taken and given back in `attempt` only. sending.ts holds it to
- * the Pace shape where it hands it on; it does not name Pace, so sending/ has no import circle.
- */
-export class ExecutionLane implements Lane {
-	private readonly gate: ServiceGate;
+export class ExecutionLane {
+	private readonly limiter: ServiceLimiter;
 	private readonly newItems: Wake[] = [];
 	private readonly resends: Array<{ notBefore: number; wake: Wake }> = [];
 	private room_: Array<() => void> = [];
 	private readonly onStop = () => this.release();
 
 	constructor(
-		serviceUrl: string,
+		private readonly service: string,
 		private readonly stop: AbortSignal | undefined,
 		readonly tally = new WaitTally(),
 	) {
-		this.gate = gateFor(serviceUrl);
-		this.gate.join(this);
+		this.limiter = ServiceLimiter.join(service, this);
 		stop?.addEventListener('abort', this.onStop, { once: true });
 	}
 
 	get accepted(): number {
-		return this.gate.accepted;
+		return this.limiter.accepted;
 	}
 
-	/** When this execution's next re-send may go (infinity: none waits). */
+	/** When its next re-send may go (infinity: none waits). */
 	get resendAt(): number {
 		return Math.min(...this.resends.map((resend) => resend.notBefore));
 	}
@@ -52,31 +40,32 @@ export class ExecutionLane implements Lane {
 		return this.newItems.length > 0 || this.resendAt <= now;
 	}
 
-	/** Turn `start` to the first re-send due, else to the first new item (there is one: `ready`). */
-	grant(now: number, start: number): void {
+	/** A turn: to its first re-send due, else to its first new item. */
+	grant(): void {
+		const now = Date.now();
 		const at = this.resends.findIndex((resend) => resend.notBefore <= now);
 		const wake = at === -1 ? this.newItems.shift()! : this.resends.splice(at, 1)[0].wake;
-		wake(start);
+		wake(true);
 		if (this.newItems.length === 0) this.makeRoom();
 	}
 
-	/** Until no new item of this execution waits for its turn (or Stop). */
+	/** Until no new item of this execution waits for its turn (or Stop): the rest stay unread. */
 	async room(): Promise<void> {
 		if (this.newItems.length === 0 || this.stop?.aborted) return;
 		await new Promise<void>((resolve) => this.room_.push(resolve));
 	}
 
+	/** The one place a turn is taken and given back. */
 	async attempt(send: () => Promise<Attempt>, afterMs?: number): Promise<Attempt | undefined> {
 		if (this.stop?.aborted) return undefined;
 		const tracked = this.tally.track(afterMs !== undefined);
-		const turn = new Promise<number | undefined>((wake) =>
+		const turn = new Promise<boolean>((wake) =>
 			afterMs === undefined
 				? this.newItems.push(wake)
 				: this.resends.push({ notBefore: Date.now() + afterMs, wake }),
 		);
-		this.gate.dispatch();
-		const start = await turn;
-		if (start === undefined) {
+		this.limiter.dispatch();
+		if (!(await turn)) {
 			tracked.done(undefined);
 			return undefined;
 		}
@@ -84,25 +73,25 @@ export class ExecutionLane implements Lane {
 		let sent = false;
 		const sentAt = Date.now();
 		try {
-			if (sentAt < this.gate.closed.until) return { failure: unsent(this.gate.closed, sentAt) };
+			const { until, by } = this.limiter.closed;
+			if (sentAt < until) return { failure: notSent(until, by, sentAt) };
 			// Stopped while it waited: its turn goes back unused.
 			if (this.stop?.aborted) return undefined;
 			sent = true;
 			tracked.sent();
-			attempt = await send();
-			return attempt;
+			return (attempt = await send());
 		} finally {
 			tracked.done(attempt);
 			// How a stopped execution's aborted request ended says nothing of the service.
-			const ended = attempt !== undefined && !this.stop?.aborted;
-			this.gate.giveBack(start, sent, ended ? { sentAt, attempt: attempt! } : undefined);
+			const read = this.stop?.aborted ? undefined : attempt;
+			this.limiter.giveBack(sent ? { sentAt, attempt: read } : undefined);
 		}
 	}
 
 	close(): void {
 		this.stop?.removeEventListener('abort', this.onStop);
 		this.release();
-		this.gate.leave(this);
+		ServiceLimiter.leave(this.service, this);
 	}
 
 	private makeRoom(): void {
@@ -110,8 +99,8 @@ export class ExecutionLane implements Lane {
 	}
 
 	private release(): void {
-		for (const wake of this.newItems.splice(0)) wake(undefined);
-		for (const { wake } of this.resends.splice(0)) wake(undefined);
+		for (const wake of this.newItems.splice(0)) wake(false);
+		for (const { wake } of this.resends.splice(0)) wake(false);
 		this.makeRoom();
 	}
 }

@@ -1,6 +1,6 @@
 /**
- * Options → Sending: when each item's requests go out, through the service's gate (Adaptive,
- * serviceGate.ts) or batch after batch. Nothing starts after Stop, nor after a failure when the
+ * Options → Sending: when each item's requests go out, through the service's rate limiter
+ * (Adaptive, limiter.ts) or batch after batch. Nothing starts after Stop, nor after a failure when the
  * node stops at the first error (`halt`). Outcomes come back in item order.
  */
 import type { IDataObject } from 'n8n-workflow';
@@ -12,16 +12,12 @@ import type { WaitTally } from './waitTally';
 
 /** An item's way to the service, under the Sending mode chosen. */
 export interface Pace {
-	/** Answers the service accepted so far, counted where the pace is shared. */
+	/** Answers accepted so far: the execution's, or under Adaptive the service's in this process. */
 	readonly accepted: number;
-	/** What the service's turn-aways cost this execution, counted by the pace itself. */
 	readonly tally: WaitTally;
 	/**
-	 * Sends one request at the turn the pace gives it (a re-send: `afterMs` after its item was
-	 * turned away, or later) and gives the turn back with the answer. The one place a turn is taken
-	 * and given back. Undefined: nothing was sent (Stop). Under Adaptive, a failure unsent while
-	 * the service said nothing goes before a time further off than the node waits (a Retry-After,
-	 * or a quota spent until its reset).
+	 * Sends one request at its turn (a re-send: `afterMs` after its item was turned away, or
+	 * later). Undefined: nothing was sent (Stop); a failure unsent: the service is closed.
 	 */
 	attempt(send: () => Promise<Attempt>, afterMs?: number): Promise<Attempt | undefined>;
 }
@@ -59,13 +55,12 @@ export type Outcome = { itemIndex: number } & ({ json: IDataObject } | { error: 
 export type SendItem = (itemIndex: number, pace: Pace) => Promise<Outcome | undefined>;
 
 export interface Sending {
-	/** The service's `{base_url}`: Adaptive shares its gate with other executions sending there. */
+	/** The service's `{base_url}`: Adaptive shares its limiter with other executions sending there. */
 	service: string;
 	count: number;
 	stop: AbortSignal | undefined;
 	send: SendItem;
 	halt: (outcome: Outcome) => boolean;
-	/** Where the pace counts what the service's turn-aways cost the execution. */
 	tally: WaitTally;
 }
 

@@ -1,11 +1,11 @@
 /**
- * One execution's lane in Sending → Adaptive's gate, with a clock the test holds (vitest's fake
+ * One execution's lane in Sending → Adaptive's rate limiter, with a clock the test holds (vitest's fake
  * timers): its re-sends before its new items, Stop letting its waiting items go.
  */
 import { describe, expect, it, vi } from 'vitest';
 
 import { ExecutionLane } from '../../../../nodes/TriggerAutomation/sending/executionLane';
-import { holdTheClock, newService, request, turnedAway } from '../../../support/gateLanes';
+import { holdTheClock, newService, request, turnedAway } from '../../../support/limiterLanes';
 
 holdTheClock();
 

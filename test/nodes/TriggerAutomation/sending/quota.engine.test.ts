@@ -1,8 +1,8 @@
 /**
- * A quota the service tells in its answers, kept by Sending → Adaptive (sending/quota.ts), in
+ * A quota the service tells in its answers, kept by Sending → Adaptive (sending/limiter.ts), in
  * n8n-core's engine against a real service on 127.0.0.1 that keeps a fixed-window quota and tells
  * it in each header form (dev/quotaHeaders.js): executions started at once in one process, at
- * their defaults. The budget's rules with a controlled clock: quota.test.ts, serviceGate.test.ts.
+ * their defaults. The budget's rules with a controlled clock: limiter.test.ts.
  */
 import type { IRun } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
@@ -79,44 +79,36 @@ describe.each(QUOTA_FORMS)('a quota told in the %s form is kept', (form: QuotaFo
 		expect(count(seen.runs)).toEqual(oncePerMessage(runs.flatMap((_, e) => messages(e, 20))));
 	});
 
-	it('once one answer told the quota, 3 executions × 3 items at once, 5 requests per second: none is turned away', async () => {
+	it('3 executions × 3 items at once, 5 requests per second: only requests sent before the first answer are turned away, and every item is accepted once', async () => {
 		const { quota, seen } = quotaService({ limit: 5, windowSeconds: 1, form });
-		const [first] = await burst(1, 1);
-		expect(statuses(first)).toEqual([202]);
-		const runs = await burst(3, 3, 1);
+		const runs = await burst(3, 3);
 		runs.forEach((run) => expect(statuses(run)).toEqual(Array(3).fill(202)));
-		expect(quota.refused).toBe(0);
-		const all = ['0-0', ...runs.flatMap((_, k) => messages(k + 1, 3))];
-		expect(count(seen.runs)).toEqual(oncePerMessage(all));
+		// The 9 go at once (no limit is known yet): 4 meet the 429 that tells the quota, none after.
+		expect(quota.refused).toBe(4);
+		expect(count(seen.runs)).toEqual(oncePerMessage(runs.flatMap((_, e) => messages(e, 3))));
 	});
 });
 
 describe('a quota spent until a reset longer than the node waits', () => {
 	it('fails the items not yet sent with rate_limited, before sending them, saying when the quota resets', async () => {
-		const { quota, seen } = quotaService({ limit: 4, windowSeconds: 3600, form: 'draft' });
-		await burst(1, 1);
-		const [run] = await burst(1, 6, 1);
+		// 256 go at once (MAX_IN_FLIGHT), their answers tell 4 more, then nothing until the reset.
+		const { quota, seen } = quotaService({ limit: 260, windowSeconds: 3600, form: 'draft' });
+		const [run] = await burst(1, 300);
 		const output = outputOf(run, NODE_NAME);
-		expect(output.slice(0, 3).map((item) => item.json.statusCode)).toEqual([202, 202, 202]);
-		for (const item of output.slice(3)) {
+		expect(output.slice(0, 260).map((item) => item.json.statusCode)).toEqual(Array(260).fill(202));
+		for (const item of output.slice(260)) {
 			expect(item.json.error).toMatch(
 				/^Not sent: the service's quota is spent until \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC \(in 36\d\d s\), longer than this node waits$/,
 			);
 			expect(item.json.details).toMatchObject({ code: 'rate_limited' });
 		}
-		// A later execution sends nothing either: the service said so until its reset.
-		const [later] = await burst(1, 2, 2);
-		expect(outputOf(later, NODE_NAME).map((item) => item.json.details)).toMatchObject([
-			{ code: 'rate_limited' },
-			{ code: 'rate_limited' },
-		]);
-		expect(receiver.requests).toHaveLength(4);
-		expect(seen.runs).toEqual(['0-0', '1-0', '1-1', '1-2']);
+		expect(receiver.requests).toHaveLength(260);
+		expect(count(seen.runs)).toEqual(oncePerMessage(messages(0, 260)));
 		expect(quota.refused).toBe(0);
 	});
 });
 
-describe('a quota two gates share, as two queue-mode workers do', () => {
+describe('a quota two limiters share, as two queue-mode workers do', () => {
 	/** Execution `e` to the `{base_url}` of side `side`, one of two on one service. */
 	async function sideExecution(side: string, e: number, size: number): Promise<IRun> {
 		const started = await startWorkflow(
@@ -131,22 +123,18 @@ describe('a quota two gates share, as two queue-mode workers do', () => {
 		return await started.promise;
 	}
 
-	it('once each saw the other use it, each takes its share: 2 × 3 executions × 4 items against 10 per 2 s, at most 4 turned away (8 when each takes all it was told), every item accepted once', async () => {
+	it('two processes sharing 10 per 2 s, 3 executions × 4 items each at once: after the first contact, few are turned away, and every item is accepted once', async () => {
 		const { quota, seen } = quotaService({ limit: 10, windowSeconds: 2, form: 'draft' });
-		// One item each, then a again: each has an answer saying more was used than it sent.
-		await sideExecution('a', 0, 1);
-		await sideExecution('b', 1, 1);
-		await sideExecution('a', 8, 1);
-		const before = quota.refused;
 		const runs = await Promise.all(
 			['a', 'b'].flatMap((side, s) =>
-				[0, 1, 2].map(async (k) => await sideExecution(side, 2 + s * 3 + k, 4)),
+				[0, 1, 2].map(async (k) => await sideExecution(side, s * 3 + k, 4)),
 			),
 		);
 		runs.forEach((run) => expect(statuses(run)).toEqual(Array(4).fill(202)));
-		expect(quota.refused - before).toBeLessThanOrEqual(4);
-		const all = ['0-0', '1-0', '8-0', ...runs.flatMap((_, k) => messages(2 + k, 4))];
-		expect(count(seen.runs)).toEqual(oncePerMessage(all));
+		// At most 14 meet the 429 that tells the quota at first contact (24 at once, before any
+		// answer); after it, each window's requests fit it (each taking all it is told: 4 more).
+		expect(quota.refused).toBeLessThanOrEqual(16);
+		expect(count(seen.runs)).toEqual(oncePerMessage(runs.flatMap((_, k) => messages(k, 4))));
 		expectNoLeak(SECRET, { extra: runs }, receiver.requests);
 	});
 });

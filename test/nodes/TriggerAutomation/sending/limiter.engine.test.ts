@@ -1,9 +1,9 @@
 /**
  * Sending → Adaptive across executions, in n8n-core's engine: executions started together in one
  * process (as n8n runs one per event), each Start → Trigger Automation at its defaults, share one
- * gate per service: a burst loses nothing and sends nothing twice, a small execution is not stuck
- * behind a big one, Stop ends one execution only. The gate's and the rate's rules are proven with a
- * controlled clock in serviceGate.test.ts and sendRate.test.ts.
+ * rate limiter per service: a burst loses nothing and sends nothing twice, a small execution is not
+ * stuck behind a big one, Stop ends one execution only. The limiter's rules are proven with a
+ * controlled clock in limiter.test.ts.
  */
 import type { IDataObject, INodeParameters, IRun } from 'n8n-workflow';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -54,7 +54,7 @@ const statuses = (run: IRun) => outputOf(run, NODE_NAME).map((item) => item.json
 const runIds = (run: IRun) =>
 	outputOf(run, NODE_NAME).map((item) => (item.json.response as IDataObject | undefined)?.runId);
 
-describe('executions sending to one service share its gate', () => {
+describe('executions sending to one service share its rate limiter', () => {
 	it('25 executions × 2 items at once, the service allows 5 requests/s: every item accepted once, none fails', async () => {
 		const seen = service({ latencyMs: () => 50, perSecond: 5 });
 		const runs = await burst(25, 2);
@@ -138,7 +138,7 @@ describe('executions sending to one service share its gate', () => {
 		}
 	});
 
-	it('no timer of the gate outlives the executions, even after a Retry-After pause', async () => {
+	it('no timer of the limiter outlives the executions, even after a Retry-After pause', async () => {
 		const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
 		const before = timers();
 		service({ latencyMs: () => 10, perSecond: 5 });

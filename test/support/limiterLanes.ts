@@ -1,5 +1,5 @@
 /**
- * Lanes of Sending → Adaptive's gate driven by a test that holds the clock (vitest's fake timers):
+ * Lanes of Sending → Adaptive's rate limiter driven by a test that holds the clock (vitest's fake timers):
  * requests it answers itself, each on a service of its own.
  */
 import { afterEach, beforeEach, vi } from 'vitest';
@@ -19,8 +19,8 @@ export function holdTheClock() {
 }
 
 let services = 0;
-/** A service of its own for each test: gates are kept per service for the process's life. */
-export const newService = () => `http://gate-${++services}.test`;
+/** A service of its own for each test: a limiter is kept while its executions send. */
+export const newService = () => `http://service-${++services}.test`;
 
 export const accepted: Attempt = {
 	accepted: { statusCode: 202, headers: {}, body: Buffer.alloc(0) },

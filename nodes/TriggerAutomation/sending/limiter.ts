@@ -1,0 +1,236 @@
+/**
+ * Sending → Adaptive's rate limiter: one per service (`{base_url}`) and n8n process, shared by the
+ * executions sending there (a lane each: executionLane.ts) and dropped when the last one ends. A
+ * request starts when fewer than MAX_IN_FLIGHT are in flight, the quota told has room and the rate
+ * allows. The design, each rule's reason: docs/sending.md. Tests hold the clock (fake timers).
+ */
+import { sleep } from 'n8n-workflow';
+
+import type { QuotaReading } from '../answer/rateLimitHeaders';
+import { MAX_IN_FLIGHT } from '../limits';
+import type { Attempt } from '../request/attempt';
+import type { ExecutionLane as Lane } from './executionLane';
+import { tooLongToWait } from './resendPolicy';
+
+/** The pause after a push-back without Retry-After: the service's queue drains meanwhile. */
+export const SHORT_PAUSE_MS = 100;
+/** Requests/s each accepted answer adds while the rate holds starts back: ×1.65 a second. */
+export const GROWTH = 0.5;
+/** Starts that may go at once under a rate: this long at it, at least two (a late timer). */
+export const BURST_MS = 10;
+
+/** The service said nothing goes to it before `until`, longer than the node waits, by `by`. */
+export interface Closure {
+	until: number;
+	by: 'Retry-After' | QuotaReading['header'];
+}
+
+export class ServiceLimiter {
+	/** Accepted answers: a turn-away while others are accepted costs no retry (resendPolicy.ts). */
+	accepted = 0;
+	inFlight = 0;
+	closed: Closure = { until: 0, by: 'Retry-After' };
+	/** The executions sending here, in the order they get turns (a rotation). */
+	readonly lanes: Lane[] = [];
+	/** Requests/s: off (infinity) until the service first pushes back. */
+	private perSecond = Infinity;
+	private tokens = 0;
+	private refilledAt = 0;
+	private heldBackAt = -Infinity;
+	/** The last pause (its length until the rate is learned), and what was accepted since the one before. */
+	private pausedAt = -Infinity;
+	private pausedUntil = 0;
+	private pauseMs = 0;
+	private counted = { accepted: 0, since: Date.now() };
+	private slowStart = false;
+	/** The quota of this window: the fewest remaining and the earliest reset any answer told. */
+	private quota: QuotaReading | undefined;
+	/** When this window began (its reset passed), and was first told (requests since are budgeted). */
+	private windowFrom = -Infinity;
+	private toldAt = Infinity;
+	/** After a reset, one request goes alone ('sent') until an answer tells the quota anew. */
+	private probe: 'none' | 'due' | 'sent' = 'none';
+	/** Others spend the quota too: the budget goes spread to the reset, one start by `nextAt`. */
+	private shared = false;
+	private nextAt = 0;
+	private mostRemaining = 0;
+	private timer: AbortController | undefined;
+	private timerAt = 0;
+
+	/** A turn given back: its request sent at `sentAt` with what came of it, or unsent. */
+	giveBack(ended?: { sentAt: number; attempt?: Attempt }): void {
+		this.inFlight--;
+		const { sentAt = -Infinity, attempt } = ended ?? {};
+		const reading = sentAt >= this.windowFrom ? attempt?.quota : undefined;
+		if (this.probe === 'sent' && (!ended || sentAt >= this.windowFrom)) {
+			this.probe = attempt ? 'none' : 'due';
+			// Less than a new window had before: others spent part of it first.
+			if (reading && reading.remaining < this.mostRemaining) this.shared = true;
+		}
+		if (attempt) this.heard(sentAt, attempt, reading, Date.now());
+		this.dispatch();
+	}
+
+	private heard(sentAt: number, attempt: Attempt, reading: QuotaReading | undefined, now: number) {
+		const accepted = 'accepted' in attempt;
+		// Alone, a request the budget had room for is never turned away: others spend the quota.
+		if (!accepted && reading?.remaining === 0 && sentAt >= this.toldAt) this.shared = true;
+		if (reading) this.told(reading, now);
+		// An accepted answer that told nothing was still counted by the service.
+		else if (this.quota && accepted) this.quota.remaining--;
+		if (accepted) return this.acceptedOne(sentAt, now);
+		const afterMs = attempt.failure.pushBack?.afterMs ?? 0;
+		if (!attempt.failure.pushBack) return;
+		if (tooLongToWait(afterMs)) this.close(now + afterMs, 'Retry-After');
+		// A quota told spent holds every start until its reset: its window teaches no rate.
+		else if (reading?.remaining !== 0) this.pushedBack(sentAt, now, afterMs);
+	}
+
+	/** An answer of this window told `reading`: an older one never raises what is left. */
+	private told(reading: QuotaReading, now: number): void {
+		this.toldAt = Math.min(this.toldAt, now);
+		this.mostRemaining = Math.max(this.mostRemaining, reading.remaining);
+		this.quota = {
+			...reading,
+			remaining: Math.min(reading.remaining, this.quota?.remaining ?? Infinity),
+			resetAt: Math.min(reading.resetAt, this.quota?.resetAt ?? Infinity),
+		};
+	}
+
+	private acceptedOne(sentAt: number, now: number): void {
+		this.accepted++;
+		this.counted.accepted++;
+		if (this.perSecond === Infinity || now < this.pausedUntil) return;
+		if (this.slowStart) this.perSecond += 1000 / Math.max(1, now - sentAt);
+		// Only while the rate is what limits: else few items would raise it without bound.
+		else if (now - this.heldBackAt < Math.max(1000, 2000 / this.perSecond)) {
+			this.perSecond += GROWTH;
+		}
+	}
+
+	private pushedBack(sentAt: number, now: number, afterMs: number): void {
+		// Requests sent before the last pause began tell of the rate before it.
+		if (sentAt < this.pausedAt || now < this.pausedUntil) return;
+		this.pauseMs = afterMs > 0 ? afterMs : SHORT_PAUSE_MS;
+		[this.pausedAt, this.pausedUntil, this.slowStart] = [now, now + this.pauseMs, false];
+	}
+
+	/** The rate restarts from what was accepted since the last pause; none (busy): slow start. */
+	private resume(): void {
+		const end = this.pausedUntil;
+		const { accepted, since } = this.counted;
+		const learned = (accepted * 1000) / Math.max(1, end - since);
+		this.perSecond = Math.max(1000 / this.pauseMs, learned);
+		this.slowStart = accepted === 0;
+		[this.pauseMs, this.tokens, this.refilledAt] = [0, 1, end];
+		this.counted = { accepted: 0, since: end };
+	}
+
+	private close(until: number, by: Closure['by']): void {
+		if (until > this.closed.until) this.closed = { until, by };
+	}
+
+	/** 0: a request may start now under the quota; else how long until one may (infinity: an answer). */
+	private quotaWaitMs(now: number): number {
+		if (this.quota && now >= this.quota.resetAt) {
+			[this.quota, this.windowFrom, this.probe] = [undefined, now, 'due'];
+			[this.toldAt, this.nextAt] = [Infinity, 0];
+		}
+		if (!this.quota) return this.probe === 'sent' ? Infinity : 0;
+		const { remaining, resetAt, header } = this.quota;
+		const budget = remaining - this.inFlight;
+		if (budget > 0) {
+			if (!this.shared || tooLongToWait(resetAt - now)) return 0;
+			// Shared: spread over the time to the reset, so that the answers tell the others' use.
+			if (now < this.nextAt) return this.nextAt - now;
+			this.nextAt = now + (resetAt - now) / budget;
+			return 0;
+		}
+		// The answers of those in flight free their part of the budget.
+		if (this.inFlight > 0) return Infinity;
+		if (!tooLongToWait(resetAt - now)) return resetAt - now;
+		this.close(resetAt, header);
+		return 0;
+	}
+
+	/** 0: a request may start now under the rate (it takes the start); else how long until one may. */
+	private rateWaitMs(now: number): number {
+		if (now < this.pausedUntil) return this.pausedUntil - now;
+		if (this.pauseMs > 0) this.resume();
+		if (this.perSecond === Infinity) return 0;
+		const burst = Math.max(2, (this.perSecond * BURST_MS) / 1000);
+		const refilled = this.tokens + ((now - this.refilledAt) * this.perSecond) / 1000;
+		[this.tokens, this.refilledAt] = [Math.min(burst, refilled), now];
+		if (this.tokens >= 1) {
+			this.tokens--;
+			return 0;
+		}
+		this.heldBackAt = now;
+		return Math.ceil(((1 - this.tokens) * 1000) / this.perSecond);
+	}
+
+	/** How long until a request may start (it takes the start at 0; infinity: until an answer). */
+	private waitMs(now: number): number {
+		// While the service is closed, turns go at once: their items fail unsent.
+		if (now < this.closed.until) return 0;
+		const quotaMs = this.quotaWaitMs(now);
+		return quotaMs > 0 || now < this.closed.until ? quotaMs : this.rateWaitMs(now);
+	}
+
+	/** Lets waiting requests start, one execution's in turn (a rotation), while the limits allow. */
+	dispatch(): void {
+		const now = Date.now();
+		while (this.inFlight < MAX_IN_FLIGHT) {
+			const at = this.lanes.findIndex((lane) => lane.ready(now));
+			if (at === -1) break;
+			const waitMs = this.waitMs(now);
+			if (waitMs === Infinity) return;
+			if (waitMs > 0) return this.wakeIn(waitMs);
+			const [lane] = this.lanes.splice(at, 1);
+			this.lanes.push(lane);
+			this.inFlight++;
+			if (this.probe === 'due') this.probe = 'sent';
+			lane.grant();
+		}
+		const due = this.lanes.map((lane) => lane.resendAt).filter((at) => at > now && at < Infinity);
+		if (due.length > 0) this.wakeIn(Math.min(...due) - now);
+	}
+
+	/** Dispatches again in `ms`, unless a wake-up is due sooner. */
+	private wakeIn(ms: number): void {
+		const at = Date.now() + ms;
+		if (this.timer && this.timerAt <= at) return;
+		this.timer?.abort();
+		const timer = (this.timer = new AbortController());
+		this.timerAt = at;
+		void sleep(ms, timer.signal).then(
+			() => {
+				this.timer = undefined;
+				this.dispatch();
+			},
+			() => undefined,
+		);
+	}
+
+	/** The limiters of the services sent to now: none is kept once its executions end. */
+	private static readonly open = new Map<string, ServiceLimiter>();
+
+	static join(service: string, lane: Lane): ServiceLimiter {
+		const limiter = ServiceLimiter.open.get(service) ?? new ServiceLimiter();
+		ServiceLimiter.open.set(service, limiter);
+		limiter.lanes.push(lane);
+		return limiter;
+	}
+
+	static leave(service: string, lane: Lane): void {
+		const limiter = ServiceLimiter.open.get(service)!;
+		limiter.lanes.splice(limiter.lanes.indexOf(lane), 1);
+		if (limiter.lanes.length > 0) return limiter.dispatch();
+		limiter.timer?.abort();
+		ServiceLimiter.open.delete(service);
+	}
+
+	static get openCount(): number {
+		return ServiceLimiter.open.size;
+	}
+}
