@@ -56,7 +56,7 @@ export type ContextMode = keyof typeof CONTEXT_MODES;
 export const SENDING_MODES = {
 	adaptive: {
 		name: 'Adaptive',
-		description: `As fast as the service accepts, shared by the executions sending to it (up to ${MAX_IN_FLIGHT} requests at once); after a 429 it waits, then follows the rate the service accepts as it moves; runs may start out of item order`,
+		description: `As fast as the service accepts, shared by the executions sending to it (up to ${MAX_IN_FLIGHT} requests at once); after a 429 it waits, then follows the rate the service accepts as it moves; runs may start out of item order. With Batching added: Fixed Batches.`,
 	},
 	batches: {
 		name: 'Fixed Batches',
@@ -140,7 +140,7 @@ export const nodeProperties: INodeProperties[] = [
 				placeholder: 'Add Batching',
 				default: { batch: {} },
 				description:
-					'For Sending → Fixed Batches: each batch waits for its answers before the next starts. Set without Sending, it chooses Fixed Batches.',
+					'Send in fixed batches, as the HTTP Request node does: each batch waits for its answers before the next starts. Added, it means Sending → Fixed Batches (also beside Sending at Adaptive, its default).',
 				options: [
 					{
 						displayName: LABELS.batching,
