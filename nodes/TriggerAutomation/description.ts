@@ -83,8 +83,22 @@ export const SUBTITLE = `={{ ($parameter["options"]["previewOnly"] ? ${JSON.stri
 	Object.fromEntries(Object.entries(CONTEXT_MODES).map(([mode, { subtitle }]) => [mode, subtitle])),
 )}[$parameter["contextMode"]] }}`;
 
+/**
+ * Shown at the top of the node's panel, before anyone runs it: executing a node after this one
+ * runs this one again while it has no output in the session (n8n runs a node's parents first), and
+ * each of those runs starts real automation runs. n8n saves no value for a notice.
+ */
+export const RUNS_NOTICE: INodeProperties = {
+	displayName:
+		'Each run of this node starts one automation run per item (Preview Only sends nothing). Executing a node after it runs this one again while it has no output: to work on those nodes without starting more runs, execute this node once, then pin its output (Pin data, in its output panel).',
+	name: 'runsNotice',
+	type: 'notice',
+	default: '',
+};
+
 export const nodeProperties: INodeProperties[] = [
 	panelEventsProperty,
+	RUNS_NOTICE,
 	{
 		displayName: LABELS.message,
 		name: 'message',
