@@ -131,7 +131,12 @@ async function main(): Promise<void> {
 	const simulator = new AutomationServiceSimulator({
 		automations: [{ id: DEMO_AUTOMATION, secret: demoSecret }],
 		...failureOptions(serve ?? {}),
-		...(serve ? { onAnswered: (answer) => answers.answered(answer) } : {}),
+		...(serve
+			? {
+					onAnswered: (answer) => answers.answered(answer),
+					onBusySpell: (spell) => answers.spell(spell),
+				}
+			: {}),
 	});
 	const base = await simulator.start(command.port);
 	const webhookUrl = simulator.webhookUrl(DEMO_AUTOMATION);
