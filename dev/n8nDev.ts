@@ -96,6 +96,8 @@ function quietSettings(app: N8nApp): Record<string, string | undefined> {
 export interface DevN8n {
 	/** Where n8n's own output goes. */
 	logFile: string;
+	/** The running n8n (its editor at `baseUrl`). */
+	n8n: N8nInstance;
 	stop(): Promise<void>;
 }
 
@@ -213,7 +215,7 @@ export async function startDevN8n(options: {
 		await stop();
 		throw error;
 	}
-	return { logFile, stop };
+	return { logFile, n8n, stop };
 }
 
 async function main(): Promise<void> {
