@@ -10,15 +10,12 @@
 import { randomBytes } from 'node:crypto';
 import { get } from 'node:http';
 
-import type { IRun } from 'n8n-workflow';
-
 import { parseWebhookUrl } from '../credentials/common/webhookUrl';
 import type { DemoCommand, TriggerCommand } from './demoCli';
 import { USAGE, UsageError, parseDemoArgs } from './demoCli';
 import { sendOneTrigger, triggerBody } from './demoTrigger';
-import { outputOf, runWorkflow } from './engine';
-import type { Example } from './examples';
-import { loadExamples, prepareExample } from './examples';
+import type { Judged } from './demoExamples';
+import { runExamples, summary } from './demoExamples';
 import type { RunRecord } from './simulator';
 import { AutomationServiceSimulator, DEV_SECRET, failureLines, failureOptions } from './simulator';
 import { SimulatorLog } from './simulatorLog';
@@ -38,56 +35,6 @@ function fetchJson(url: string): Promise<unknown> {
 function short(value: unknown, width = 100): string {
 	const text = typeof value === 'string' ? value : JSON.stringify(value);
 	return text.length > width ? `${text.slice(0, width - 1)}…` : text;
-}
-
-/** The nodes of a branch after the node's error output, with no node after them, that ran. */
-function endsReached(example: Example, run: IRun): string[] {
-	const connections = example.connections as Record<string, { main?: unknown[][] }>;
-	const hasNext = (name: string) => (connections[name]?.main ?? []).some((out) => out.length > 0);
-	return example.nodes
-		.filter((node) => node.type.startsWith('n8n-nodes-base.') && !node.type.endsWith('Note'))
-		.map((node) => node.name)
-		.filter((name) => !hasNext(name) && outputOf(run, name).length > 0);
-}
-
-async function runExamples(webhookUrl: string, signingSecret: string): Promise<number> {
-	let failures = 0;
-	for (const example of loadExamples()) {
-		const prepared = prepareExample(example, { webhookUrl, signingSecret });
-		const run = await runWorkflow(prepared.options);
-		const items = outputOf(run, prepared.nodeName);
-		const how =
-			prepared.mode === 'workflow'
-				? 'workflow'
-				: 'its tool node, called with sample $fromAI values as an agent would';
-		console.log(`\n▶ examples/${example.file} — ${example.name} (${how})`);
-		if (run.status !== 'success') {
-			failures++;
-			const error = run.data.resultData.error;
-			console.log(
-				`  ✗ ${error?.message ?? run.status}${error?.description ? `\n    ${error.description}` : ''}`,
-			);
-			continue;
-		}
-		for (const item of items) {
-			console.log(
-				`  ✓ status ${String(item.json.statusCode)}, response ${short(item.json.response, 160)}`,
-			);
-		}
-		// Items on the error output (On Error: Continue (using error output)), and where they went.
-		for (const { json } of outputOf(run, prepared.nodeName, 1)) {
-			const details = json.details as { itemIndex?: number; code?: string } | undefined;
-			console.log(`  ✗ item ${details?.itemIndex}: ${details?.code}, ${short(json.error, 120)}`);
-		}
-		// The hints n8n shows above the node's output.
-		for (const hint of run.data.resultData.runData[prepared.nodeName]?.[0]?.hints ?? []) {
-			console.log(`  Hint: ${hint.message}`);
-		}
-		for (const name of endsReached(example, run)) {
-			console.log(`    → "${name}": ${outputOf(run, name).length} item(s)`);
-		}
-	}
-	return failures;
 }
 
 async function triggerOnce(command: TriggerCommand): Promise<void> {
@@ -131,7 +78,12 @@ async function main(): Promise<void> {
 	const simulator = new AutomationServiceSimulator({
 		automations: [{ id: DEMO_AUTOMATION, secret: demoSecret }],
 		...failureOptions(serve ?? {}),
-		...(serve ? { onAnswered: (answer) => answers.answered(answer) } : {}),
+		...(serve
+			? {
+					onAnswered: (answer) => answers.answered(answer),
+					onBusySpell: (spell) => answers.spell(spell),
+				}
+			: {}),
 	});
 	const base = await simulator.start(command.port);
 	const webhookUrl = simulator.webhookUrl(DEMO_AUTOMATION);
@@ -150,14 +102,18 @@ async function main(): Promise<void> {
 		return;
 	}
 	console.log(`Automation Service simulator on ${base}, automation "${DEMO_AUTOMATION}"`);
-	let failures = 0;
+	let judged: Judged[] = [];
+	let runs = 0;
 	try {
-		failures = await runExamples(webhookUrl, demoSecret);
+		judged = await runExamples({ webhookUrl, signingSecret: demoSecret }, (line) =>
+			console.log(line),
+		);
 		const history = (await fetchJson(`${base}/automations/${DEMO_AUTOMATION}/runs`)) as {
 			runs: RunRecord[];
 		};
+		runs = history.runs.length;
 		console.log(
-			`\nRun history of "${DEMO_AUTOMATION}" (GET /automations/${DEMO_AUTOMATION}/runs): ${history.runs.length} runs`,
+			`\nRun history of "${DEMO_AUTOMATION}" (GET /automations/${DEMO_AUTOMATION}/runs): ${runs} runs`,
 		);
 		history.runs.forEach((run, index) => {
 			console.log(`  #${index + 1} run ${run.runId}, received ${run.receivedAt}`);
@@ -167,11 +123,12 @@ async function main(): Promise<void> {
 			console.log(`     message: ${short(run.message)}`);
 			if (run.context !== undefined) console.log(`     context: ${short(run.context)}`);
 		});
-		if (history.runs.length === 0) failures++;
 	} finally {
 		await simulator.stop();
 	}
-	process.exitCode = failures > 0 ? 1 : 0;
+	const { line, unexpected } = summary(runs, judged);
+	console.log(`\n${line}`);
+	process.exitCode = unexpected > 0 ? 1 : 0;
 }
 
 main().catch((error: unknown) => {

@@ -24,7 +24,8 @@ Without options: runs every example workflow through n8n's engine against the lo
   --fixed-secret          With --serve: the signing secret npm run dev's simulator has, the same at
                           every start (default: a new one each start).
   --per-second <n>        With --serve: a rate limit; beyond n requests per second, 429.
-  --busy <seconds>        With --serve: every request is a 429 for this long from the first one.
+  --busy <seconds>        With --serve: every request is a 429 for this long from the first one,
+                          and again from the first after 10 s without any.
   --quota <n>/<seconds>   With --serve: a quota of n requests per window, told on every answer;
                           beyond it, 429 until the window ends.
   --quota-headers <form>  How the quota is told: draft (default), ratelimit, x-ratelimit (Reset

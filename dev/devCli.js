@@ -20,7 +20,8 @@ Run it again after a change: it rebuilds and restarts n8n with the same data.
   --port <n>              The editor's port (default: 5678); the simulator takes the next one.
   --restore-examples      Import the examples and their credentials again, overwriting your edits.
   --dir <folder>          Where n8n's data and the pid file go (default: .dev-n8n).
-  --busy <seconds>        The simulator answers every request 429 for this long from the first one.
+  --busy <seconds>        The simulator answers every request 429 for this long from the first one,
+                          and again from the first after 10 s without any (its terminal tells).
   --per-second <n>        The simulator's rate limit: beyond n requests per second, 429.
   --quota <n>/<seconds>   The simulator keeps a quota of n requests per window and tells it on
                           every answer; beyond it, 429 until the window ends.

@@ -96,6 +96,8 @@ function quietSettings(app: N8nApp): Record<string, string | undefined> {
 export interface DevN8n {
 	/** Where n8n's own output goes. */
 	logFile: string;
+	/** The running n8n (its editor at `baseUrl`). */
+	n8n: N8nInstance;
 	stop(): Promise<void>;
 }
 
@@ -127,6 +129,7 @@ export async function startDevN8n(options: {
 		automations: [{ id: AUTOMATION, secret: DEV_SECRET }],
 		...failureOptions({ perSecond, busySeconds, quota }),
 		onAnswered: (answer) => answers.answered(answer),
+		onBusySpell: (spell) => answers.spell(spell),
 	});
 	await simulator.start(options.simulatorPort ?? port + 1);
 	const logFile = join(dataDir, 'n8n.log');
@@ -203,14 +206,16 @@ export async function startDevN8n(options: {
 			`  n8n log:    ${logFile}`,
 			'After a change: npm run dev (rebuilds, restarts this one, keeps your edits). Ctrl+C stops.',
 			'The examples and their credentials as in examples/ again: npm run dev -- --restore-examples',
-			'Below, as it happens: each run the simulator creates, each request it refuses and why.',
+			busySeconds === undefined
+				? 'Below, as it happens: each run the simulator creates, each request it refuses and why.'
+				: 'Below, as it happens: each run the simulator creates, each request it refuses and why, and when a busy spell begins and is over.',
 		];
 		print(lines.join('\n'));
 	} catch (error) {
 		await stop();
 		throw error;
 	}
-	return { logFile, stop };
+	return { logFile, n8n, stop };
 }
 
 async function main(): Promise<void> {

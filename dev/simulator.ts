@@ -45,6 +45,8 @@ export interface SimulatorOptions {
 	maxBodyBytes?: number;
 	/** Clock used for expiry checks and the busy spell; injectable for tests. */
 	now?: () => number;
+	/** Calls `fn` once, `ms` from now, and returns what cancels it: the end of a busy spell. */
+	after?: (ms: number, fn: () => void) => () => void;
 	/**
 	 * A rate limit, as a service applies one: beyond this many trigger requests per second (a
 	 * token bucket holding one second's worth), 429 with Retry-After: 1 and no run.
@@ -53,9 +55,16 @@ export interface SimulatorOptions {
 	/**
 	 * A busy spell: for this long from the first trigger request (not from the start, which comes
 	 * well before anyone sends: n8n's own start, a credential to set up), every trigger request is
-	 * answered 429 with Retry-After: 1 and creates no run. Then the rate limit, if any.
+	 * answered 429 with Retry-After: 1 and creates no run. Then the rate limit, if any. The first
+	 * trigger request after `busyQuietMs` without any starts the next spell: a person who changed
+	 * an option after the first one meets a spell again, however long that took, while a node
+	 * still re-sending at the end of a spell is accepted.
 	 */
 	busyForMs?: number;
+	/** Default BUSY_QUIET_MS. */
+	busyQuietMs?: number;
+	/** Told when a busy spell begins and when it is over (dev/simulatorLog.ts prints it). */
+	onBusySpell?: (spell: BusySpell) => void;
 	/**
 	 * A quota, as a gateway in front of a service keeps and tells one (dev/quotaHeaders.js): this
 	 * many trigger requests per fixed window, told in the chosen headers on every answer to one;
@@ -76,10 +85,22 @@ interface Rejection {
 	retryAfter?: string;
 }
 
+/**
+ * How long trigger requests must pause before the next one starts another busy spell: longer than
+ * a node's waits within a spell (Retry-After: 1), shorter than a person takes to change an option
+ * and run again.
+ */
+export const BUSY_QUIET_MS = 10_000;
+
+/** A busy spell beginning (it lasts `forMs`), or over (the next starts after `quietMs` of quiet). */
+export type BusySpell = { kind: 'began'; forMs: number } | { kind: 'over'; quietMs: number };
+
 /** What the simulator answered a request: a run it created, or a refusal and its reason. */
 export type SimulatorAnswer =
 	| { kind: 'run'; run: RunRecord }
-	| { kind: 'refused'; status: number; reason: string; retryAfter?: string };
+	| { kind: 'refused'; status: number; reason: string; retryAfter?: string }
+	/** A credential test's unsigned HEAD: its 405 tells the test the URL answers, and is no refusal. */
+	| { kind: 'probe'; status: number };
 
 /**
  * The failures a request may ask for in its body's `data.context.simulateFailure`, as a sandbox
@@ -163,10 +184,16 @@ export class AutomationServiceSimulator {
 	tooMany = 0;
 	private readonly bucket: TokenBucket | undefined;
 	private readonly busyForMs: number | undefined;
+	private readonly busyQuietMs: number;
 	private readonly quota: FixedWindowQuota | undefined;
-	/** When the first trigger request came, which began the busy spell. */
+	/** When the trigger request came that began the last busy spell. */
 	private busySince: number | undefined;
+	/** When the last trigger request came, to tell a quiet while. */
+	private lastTriggerAt: number | undefined;
+	private cancelSpellEnd: (() => void) | undefined;
 	private readonly onAnswered: (answer: SimulatorAnswer) => void;
+	private readonly onBusySpell: (spell: BusySpell) => void;
+	private readonly after: (ms: number, fn: () => void) => () => void;
 
 	constructor(options: SimulatorOptions) {
 		for (const { id, secret } of options.automations) this.secrets.set(id, secret);
@@ -175,6 +202,14 @@ export class AutomationServiceSimulator {
 		this.now = options.now ?? Date.now;
 		this.bucket = options.perSecond === undefined ? undefined : new TokenBucket(options.perSecond);
 		this.busyForMs = options.busyForMs;
+		this.busyQuietMs = options.busyQuietMs ?? BUSY_QUIET_MS;
+		this.onBusySpell = options.onBusySpell ?? (() => undefined);
+		this.after =
+			options.after ??
+			((ms, fn) => {
+				const timer = setTimeout(fn, ms).unref();
+				return () => clearTimeout(timer);
+			});
 		this.quota = options.quota && new FixedWindowQuota(options.quota, this.now);
 		this.onAnswered = options.onAnswered ?? (() => undefined);
 	}
@@ -194,6 +229,7 @@ export class AutomationServiceSimulator {
 	}
 
 	async stop(): Promise<void> {
+		this.cancelSpellEnd?.();
 		const server = this.server;
 		if (!server) return;
 		server.closeAllConnections();
@@ -228,14 +264,16 @@ export class AutomationServiceSimulator {
 		}
 		if (req.method !== 'POST') {
 			res.setHeader('Allow', 'POST');
-			return this.refuse(res, {
+			const rejection = {
 				status: 405,
 				error: 'method_not_allowed',
 				message: 'Trigger with POST.',
-				// The credential test's probe is a HEAD: a 405 tells it the URL answers.
-				reason:
-					req.method === 'HEAD' ? 'HEAD, as a credential test sends' : `${req.method}, not POST`,
-			});
+				reason: `${req.method}, not POST`,
+			};
+			if (req.method !== 'HEAD') return this.refuse(res, rejection);
+			// The credential test's probe: a 405 tells it the URL answers, so it is told as a probe.
+			send(res, rejection.status, { error: rejection.error, message: rejection.message });
+			return this.onAnswered({ kind: 'probe', status: rejection.status });
 		}
 		const quota = this.quota?.take();
 		for (const [name, value] of Object.entries(quota?.headers ?? {})) res.setHeader(name, value);
@@ -303,12 +341,26 @@ export class AutomationServiceSimulator {
 		});
 	}
 
-	/** Whether a trigger request arriving now falls in the busy spell (the first one begins it). */
+	/**
+	 * Whether a trigger request arriving now falls in a busy spell: the first one begins one, and so
+	 * does the first after a quiet while.
+	 */
 	private busy(): boolean {
-		if (this.busyForMs === undefined) return false;
+		const forMs = this.busyForMs;
+		if (forMs === undefined) return false;
 		const now = this.now();
-		this.busySince ??= now;
-		return now - this.busySince < this.busyForMs;
+		const quiet = this.lastTriggerAt === undefined || now - this.lastTriggerAt >= this.busyQuietMs;
+		this.lastTriggerAt = now;
+		if (this.busySince !== undefined && now - this.busySince < forMs) return true;
+		if (!quiet) return false;
+		this.busySince = now;
+		this.onBusySpell({ kind: 'began', forMs });
+		this.cancelSpellEnd?.();
+		this.cancelSpellEnd = this.after(forMs, () => {
+			this.cancelSpellEnd = undefined;
+			this.onBusySpell({ kind: 'over', quietMs: this.busyQuietMs });
+		});
+		return true;
 	}
 
 	private unknown(id: string): Rejection & { status: 404 } {
@@ -467,7 +519,7 @@ export function failureOptions(
 export function failureLines(options: FailureFlags): Array<[string, string]> {
 	const lines: Array<[string, string]> = [];
 	if (options.busySeconds !== undefined) {
-		const text = `every request answered 429 (Retry-After: 1) for ${options.busySeconds} s from the first one`;
+		const text = `every request answered 429 (Retry-After: 1) for ${options.busySeconds} s from the first one, and again from the first after ${BUSY_QUIET_MS / 1000} s without any`;
 		lines.push(['Busy spell', text]);
 	}
 	if (options.perSecond !== undefined) {

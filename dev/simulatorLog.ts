@@ -5,7 +5,7 @@
  * stays readable and a run that waits on the service does not look like a hang. A line shows the
  * automation, a run's message (shortened) and a refusal's reason; never a secret or a signature.
  */
-import type { SimulatorAnswer } from './simulator';
+import type { BusySpell, SimulatorAnswer } from './simulator';
 
 /** The time, and a timer: real by default, the test's own in a test. */
 export interface LogClock {
@@ -33,6 +33,13 @@ interface Runs {
 	message: string;
 }
 
+/** Credential tests' HEAD probes: answered 405, which tells the test the URL answers. */
+interface Probes {
+	kind: 'probe';
+	status: number;
+	count: number;
+}
+
 interface Refusals {
 	kind: 'refused';
 	status: number;
@@ -55,7 +62,12 @@ function requests(count: number): string {
 	return `${count} request${count === 1 ? '' : 's'}`;
 }
 
-function told(tally: Runs | Refusals): string {
+function told(tally: Runs | Probes | Refusals): string {
+	if (tally.kind === 'probe') {
+		const probes =
+			tally.count === 1 ? "a credential test's probe" : `${tally.count} credential test probes`;
+		return `answered ${probes} (HEAD) with ${tally.status}: the URL answers, no run`;
+	}
 	if (tally.kind === 'run') {
 		const ids = [...tally.automations].map((id) => oneLine(id, MESSAGE_WIDTH)).join(', ');
 		const automation = `automation${tally.automations.size === 1 ? '' : 's'} ${ids}`;
@@ -75,7 +87,7 @@ function told(tally: Runs | Refusals): string {
 
 export class SimulatorLog {
 	/** What is not told yet, in the order it first came. */
-	private readonly pending = new Map<string, Runs | Refusals>();
+	private readonly pending = new Map<string, Runs | Probes | Refusals>();
 	private cancelTimer: (() => void) | undefined;
 	/** When the last line was printed. */
 	private printedAt = Number.NEGATIVE_INFINITY;
@@ -95,18 +107,41 @@ export class SimulatorLog {
 		this.cancelTimer = this.clock.after(dueIn, () => this.flush());
 	}
 
+	/**
+	 * A busy spell beginning or over, on a line of its own at once (after what came before it): the
+	 * person trying the busy example reads when it is over and how to meet another.
+	 */
+	spell(spell: BusySpell): void {
+		this.flush();
+		const text =
+			spell.kind === 'began'
+				? `busy spell began: every request is turned away with 429 for ${spell.forMs / 1000} s`
+				: `busy spell over: requests are accepted. The first after ${spell.quietMs / 1000} s without any starts the next spell`;
+		this.print(`${this.time()} Simulator: ${text}`);
+	}
+
 	/** Prints what is left untold (at a stop too). */
 	flush(): void {
 		this.cancelTimer?.();
 		this.cancelTimer = undefined;
 		if (this.pending.size === 0) return;
-		const time = new Date(this.clock.now()).toTimeString().slice(0, 8);
-		this.print(`${time} Simulator: ${[...this.pending.values()].map(told).join('; ')}`);
+		this.print(`${this.time()} Simulator: ${[...this.pending.values()].map(told).join('; ')}`);
 		this.pending.clear();
 		this.printedAt = this.clock.now();
 	}
 
+	private time(): string {
+		return new Date(this.clock.now()).toTimeString().slice(0, 8);
+	}
+
 	private add(answer: SimulatorAnswer): void {
+		if (answer.kind === 'probe') {
+			const key = `probe ${answer.status}`;
+			const probes = this.pending.get(key) as Probes | undefined;
+			if (probes) probes.count++;
+			else this.pending.set(key, { kind: 'probe', status: answer.status, count: 1 });
+			return;
+		}
 		if (answer.kind === 'run') {
 			const runs = this.pending.get('run') as Runs | undefined;
 			if (runs) {

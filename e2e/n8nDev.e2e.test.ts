@@ -17,7 +17,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { USAGE } from '../dev/devCli';
 import { EXAMPLE_IDS, readExamples } from '../dev/exampleFiles';
@@ -25,6 +25,14 @@ import { APPS, OWNER, freePort } from '../dev/n8nApp';
 import type { DevN8n } from '../dev/n8nDev';
 import { DEV_SECRET, startDevN8n } from '../dev/n8nDev';
 import { PACKAGE_DIR } from '../dev/packageDir';
+import type { Editor } from './support/editor';
+import {
+	closeNode,
+	openEditor,
+	openNode,
+	openWorkflow,
+	signIn as signInEditor,
+} from './support/editor';
 import { Rest } from './support/rest';
 
 const ORDER_ID = EXAMPLE_IDS['order-to-automation.json'];
@@ -230,69 +238,115 @@ for (const app of Object.values(APPS)) {
 	});
 }
 
-/** The processes of a process group (npm's, with everything it started). */
 /**
- * The README's busy example, in n8n 2.41.1 as `npm run dev -- --busy 20` starts it: at the defaults
- * the order's item fails with how often and over how long it was turned away; with Retries When
- * Not Accepted at 30 it waits out the rest of the spell, its run is created once, and the hint says
- * how long it waited.
+ * How long a person takes between the README's busy steps, in the editor: to read the failure and
+ * find the option (longer than the rest of a 20 s spell: the pace that met no spell before), and
+ * to set it and run again.
  */
-describe("npm run dev -- --busy 20: the README's busy example", () => {
+const READS_THE_FAILURE_MS = 25_000;
+const SETS_THE_OPTION_MS = 8_000;
+
+/**
+ * The README's busy example, in n8n 2.41.1's editor in headless Chromium, as `npm run dev -- --busy
+ * 20` starts it, at a person's pace: at the defaults the order's item fails with how often and over
+ * how long it was turned away; the person reads that and finds Options → Retries When Not Accepted
+ * (after the spell is over, the terminal saying so), sets it to 30 and executes again: a new spell
+ * begins, the node waits it out, its run is created once, and the hint says how long it waited.
+ */
+describe("npm run dev -- --busy 20: the README's busy example, in the editor at a person's pace", () => {
 	const app = APPS['n8n-2'];
 	const dataDir = mkdtempSync(join(tmpdir(), 'n8n-2-dev-busy-'));
 	const printed: string[] = [];
 	let dev: DevN8n | undefined;
-	let port: number;
+	let editor: Editor | undefined;
 
 	beforeAll(async () => {
-		port = await freePort();
 		dev = await startDevN8n({
 			app,
-			port,
+			port: await freePort(),
 			simulatorPort: await freePort(),
 			dataDir,
 			restoreExamples: false,
 			busySeconds: 20,
 			print: (text) => printed.push(text),
 		});
+		editor = await openEditor(dev.n8n);
+		await signInEditor(editor.page, dev.n8n);
+	}, 400_000);
+
+	// What the page showed when the test failed, beside the other screenshots.
+	afterEach(async ({ task }) => {
+		if (task.result?.state === 'fail' && editor)
+			await editor.screenshot('failed-busy-walk-through');
 	});
 
 	afterAll(async () => {
+		await editor?.close();
 		await dev?.stop();
 		rmSync(dataDir, { recursive: true, force: true });
 	});
 
-	it('at the defaults the item fails with its figures; at 30 retries it waits the spell out and is accepted once, the hint saying how long', async () => {
-		const baseUrl = `http://127.0.0.1:${port}`;
-		const rest = new Rest({ baseUrl, app }, await signIn(baseUrl));
-		const trigger = 'When clicking ‘Execute workflow’';
-		const failed = await rest.ended(await rest.runManually(ORDER_ID, trigger));
-		expect(failed.status).toBe('error');
-		const error = failed.data.resultData.error as { message?: string } | undefined;
-		expect(error?.message).toMatch(
-			/^Rate limited by the service \(429\): turned away 6 times in [4-7] s, retries spent$/,
+	it('the failure at the defaults; a pause; Retries When Not Accepted set to 30; a pause; executed again, a new spell is waited out and the hint says how long', async () => {
+		const { page } = editor!;
+		const n8n = dev!.n8n;
+		const terminal = () => simulatorLines(printed.join('\n')).join('\n');
+		await openWorkflow(page, n8n, ORDER_ID);
+		await page.getByTestId('execute-workflow-button').first().click();
+		await openNode(page, 'Trigger Automation');
+		// Before anything else in the panel: each run starts runs, and pinning its output avoids more.
+		const notice = page.getByText(/^Each run of this node starts one automation run per item/);
+		await notice.waitFor();
+		const failure = page
+			.getByTestId('output-panel')
+			.getByText(
+				/^Rate limited by the service \(429\): turned away 6 times in [4-7] s, retries spent$/,
+			)
+			.first();
+		await failure.waitFor({ timeout: 30_000 });
+		await editor!.screenshot('busy-1-failed');
+		expect(terminal()).toMatch(/busy spell began: every request is turned away with 429 for 20 s/);
+
+		await page.waitForTimeout(READS_THE_FAILURE_MS);
+		expect(terminal()).toMatch(
+			/busy spell over: requests are accepted\. The first after 10 s without any starts the next spell/,
 		);
-		await rest.saveWorkflow(ORDER_ID, (workflow) => {
-			const node = workflow.nodes.find((n) => n.name === 'Trigger Automation')!;
-			node.parameters = { ...(node.parameters as object), options: { retries: 30 } };
-		});
-		const accepted = await rest.ended(await rest.runManually(ORDER_ID, trigger), 90_000);
-		expect(accepted.status).toBe('success');
-		const [run] = accepted.data.resultData.runData['Trigger Automation'];
-		expect(run.data?.main[0]?.map(({ json }) => json.statusCode)).toEqual([202]);
-		expect(run.hints?.map((hint) => hint.message)).toEqual([
-			expect.stringMatching(
-				/^The service turned away \d+ requests without creating a run; the node waited \d+ s in all and sent them again\. The item was accepted, once\.$/,
-			),
-		]);
-		const lines = simulatorLines(printed.join('\n'));
-		expect(lines.some((line) => /turned away \d+ requests? with 429.*busy spell/.test(line))).toBe(
-			true,
+		// Options' "Add option": a select in n8n 2.41.1's panel.
+		await page
+			.getByTestId('collection-parameter-add')
+			.or(page.getByTestId('collection-parameter-add-dropdown'))
+			.first()
+			.click();
+		await page
+			.getByText('Retries When Not Accepted', { exact: true })
+			.locator('visible=true')
+			.first()
+			.click();
+		const retries = page.getByTestId('parameter-input-retries').locator('input');
+		await retries.fill('30');
+		await retries.blur();
+		await editor!.screenshot('busy-2-retries-30');
+		await page.waitForTimeout(SETS_THE_OPTION_MS);
+		await closeNode(page);
+
+		await page.getByTestId('execute-workflow-button').first().click();
+		await openNode(page, 'Trigger Automation');
+		const hint = page
+			.getByTestId('output-panel')
+			.getByText(/^The service turned away \d+ requests without creating a run/);
+		await hint.waitFor({ timeout: 90_000 });
+		expect(await hint.innerText()).toMatch(
+			/^The service turned away \d+ requests without creating a run; the node waited (19|20|21) s in all and sent them again\. The item was accepted, once\.$/,
 		);
-		expect(lines.filter((line) => line.includes('run created'))).toHaveLength(1);
-	}, 180_000);
+		await editor!.screenshot('busy-3-waited');
+		const lines = terminal().split('\n');
+		expect(lines.filter((line) => line.includes('busy spell began'))).toHaveLength(2);
+		expect(lines.filter((line) => /run created|created \d+ runs/.test(line))).toHaveLength(1);
+		// For the record of the run: what the terminal printed.
+		console.log(`npm run dev -- --busy 20's terminal printed:\n${lines.join('\n')}`);
+	}, 240_000);
 });
 
+/** The processes of a process group (npm's, with everything it started). */
 function groupMembers(pgid: number): string[] {
 	return execFileSync('ps', ['-eo', 'pid=,pgid=,args='], { encoding: 'utf8' })
 		.split('\n')

@@ -56,7 +56,7 @@ export type ContextMode = keyof typeof CONTEXT_MODES;
 export const SENDING_MODES = {
 	adaptive: {
 		name: 'Adaptive',
-		description: `As fast as the service accepts, shared by the executions sending to it (up to ${MAX_IN_FLIGHT} requests at once); after a 429 it waits, then follows the rate the service accepts as it moves; runs may start out of item order`,
+		description: `As fast as the service accepts, shared by the executions sending to it (up to ${MAX_IN_FLIGHT} requests at once); after a 429 it waits, then follows the rate the service accepts as it moves; runs may start out of item order. With Batching added: Fixed Batches.`,
 	},
 	batches: {
 		name: 'Fixed Batches',
@@ -83,8 +83,22 @@ export const SUBTITLE = `={{ ($parameter["options"]["previewOnly"] ? ${JSON.stri
 	Object.fromEntries(Object.entries(CONTEXT_MODES).map(([mode, { subtitle }]) => [mode, subtitle])),
 )}[$parameter["contextMode"]] }}`;
 
+/**
+ * Shown at the top of the node's panel, before anyone runs it: executing a node after this one
+ * runs this one again while it has no output in the session (n8n runs a node's parents first), and
+ * each of those runs starts real automation runs. n8n saves no value for a notice.
+ */
+export const RUNS_NOTICE: INodeProperties = {
+	displayName:
+		'Each run of this node starts one automation run per item (Preview Only sends nothing). Executing a node after it runs this one again while it has no output: to work on those nodes without starting more runs, execute this node once, then pin its output (Pin data, in its output panel).',
+	name: 'runsNotice',
+	type: 'notice',
+	default: '',
+};
+
 export const nodeProperties: INodeProperties[] = [
 	panelEventsProperty,
+	RUNS_NOTICE,
 	{
 		displayName: LABELS.message,
 		name: 'message',
@@ -140,7 +154,7 @@ export const nodeProperties: INodeProperties[] = [
 				placeholder: 'Add Batching',
 				default: { batch: {} },
 				description:
-					'For Sending → Fixed Batches: each batch waits for its answers before the next starts. Set without Sending, it chooses Fixed Batches.',
+					'Send in fixed batches, as the HTTP Request node does: each batch waits for its answers before the next starts. Added, it means Sending → Fixed Batches (also beside Sending at Adaptive, its default).',
 				options: [
 					{
 						displayName: LABELS.batching,

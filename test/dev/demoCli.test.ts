@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 
 import { parseWebhookUrl } from '../../credentials/common/webhookUrl';
-import { UsageError, inCliTerms, parseDemoArgs } from '../../dev/demoCli';
+import { USAGE, UsageError, inCliTerms, parseDemoArgs } from '../../dev/demoCli';
+import { BUSY_QUIET_MS } from '../../dev/simulator';
 
 const SECRET = 'cli_test_secret_5e1b';
 const ENV = { AUTOMATION_SIGNING_SECRET: SECRET };
@@ -36,6 +37,12 @@ describe('npm start: flags', () => {
 			perSecond: 5,
 			busySeconds: 2.5,
 		});
+	});
+
+	it("--busy's usage says a spell begins again after the simulator's quiet while", () => {
+		expect(USAGE.replace(/\s+/g, ' ')).toContain(
+			`and again from the first after ${BUSY_QUIET_MS / 1000} s without any`,
+		);
 	});
 
 	it('--serve takes a quota and how to tell it; --quota-headers alone, or a quota it cannot read, is an error', () => {

@@ -13,6 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { FLAGS, USAGE, devOptions } from '../../dev/devCli';
 import { PACKAGE_DIR } from '../../dev/packageDir';
+import { BUSY_QUIET_MS } from '../../dev/simulator';
 
 const copies: string[] = [];
 
@@ -143,6 +144,12 @@ describe('npm run dev -- --help', () => {
 			expect(run).toEqual({ status: 0, output: `${USAGE}\n`, built: false });
 		},
 	);
+
+	it("--busy's usage says a spell begins again after the simulator's quiet while", () => {
+		expect(USAGE.replace(/\s+/g, ' ')).toContain(
+			`and again from the first after ${BUSY_QUIET_MS / 1000} s without any`,
+		);
+	});
 
 	it('the usage has a line for every flag npm run dev takes, and the example commands', () => {
 		const flagLines = USAGE.split('\n').filter((line) => /^ {2}(-\w, )?--[\w-]+/.test(line));

@@ -1,8 +1,13 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import type { SimulatorAnswer } from '../../dev/simulator';
-import { AutomationServiceSimulator, SIMULATED_FAILURES } from '../../dev/simulator';
+import type { BusySpell, SimulatorAnswer } from '../../dev/simulator';
+import {
+	AutomationServiceSimulator,
+	BUSY_QUIET_MS,
+	SIMULATED_FAILURES,
+	failureLines,
+} from '../../dev/simulator';
 import { buildSignatureHeader } from '../../credentials/common/signature';
 
 const ID = 'sim-automation';
@@ -203,7 +208,6 @@ describe('the simulator rejects each bad request with its own status and message
 	}
 
 	it.each([
-		['HEAD', '/webhooks/cloud/x', 405, 'HEAD, as a credential test sends'],
 		['POST', '/hooks/x', 404, 'no endpoint at /hooks/x'],
 		['GET', '/automations/nope/runs', 404, 'unknown automation "nope"'],
 	])('%s %s → %i, told as %j', async (method, path, status, reason) => {
@@ -218,6 +222,24 @@ describe('the simulator rejects each bad request with its own status and message
 		});
 		expect(answer).toBe(status);
 		expect(told).toEqual([{ kind: 'refused', status, reason }]);
+	});
+
+	it("a credential test's HEAD probe → 405 with Allow: POST, told as a probe, not as a refusal; no run", async () => {
+		told.length = 0;
+		const before = simulator.runs(ID).length;
+		const answer = await new Promise<{ status: number; allow?: string }>((resolve, reject) => {
+			request(`${simulator.baseUrl}/webhooks/cloud/${ID}`, { method: 'HEAD' }, (res) => {
+				res.resume();
+				res.on('end', () =>
+					resolve({ status: res.statusCode ?? 0, allow: res.headers.allow as string }),
+				);
+			})
+				.on('error', reject)
+				.end();
+		});
+		expect(answer).toEqual({ status: 405, allow: 'POST' });
+		expect(told).toEqual([{ kind: 'probe', status: 405 }]);
+		expect(simulator.runs(ID)).toHaveLength(before);
 	});
 
 	it('the same signed request with its header entries reordered is a replay too', async () => {
@@ -349,6 +371,34 @@ describe('the simulator with a rate limit', () => {
 	});
 });
 
+/** A signed trigger request with `message`, signed at `signedAt`: its status, Retry-After, error. */
+function triggerAt(
+	baseUrl: string,
+	signedAt: number,
+	message: string,
+): Promise<{ status: number; retryAfter?: string; error?: string }> {
+	const body = JSON.stringify({ data: { message } });
+	return new Promise((resolve, reject) => {
+		const req = request(
+			`${baseUrl}/webhooks/cloud/${ID}`,
+			{ method: 'POST', headers: signed(body, signedAt) },
+			(res) => {
+				const chunks: Buffer[] = [];
+				res.on('data', (chunk: Buffer) => chunks.push(chunk));
+				res.on('end', () =>
+					resolve({
+						status: res.statusCode ?? 0,
+						retryAfter: res.headers['retry-after'] as string | undefined,
+						error: (JSON.parse(Buffer.concat(chunks).toString()) as { error?: string }).error,
+					}),
+				);
+			},
+		);
+		req.on('error', reject);
+		req.end(body);
+	});
+}
+
 describe('the simulator with a busy spell', () => {
 	const BUSY_MS = 10_000;
 	// Its own clock: the spell is measured on it, so no test waits for it to pass.
@@ -366,30 +416,7 @@ describe('the simulator with a busy spell', () => {
 	});
 	afterAll(async () => busy.stop());
 
-	function trigger(
-		message: string,
-	): Promise<{ status: number; retryAfter?: string; error?: string }> {
-		const body = JSON.stringify({ data: { message } });
-		return new Promise((resolve, reject) => {
-			const req = request(
-				`${busy.baseUrl}/webhooks/cloud/${ID}`,
-				{ method: 'POST', headers: signed(body, busyClock) },
-				(res) => {
-					const chunks: Buffer[] = [];
-					res.on('data', (chunk: Buffer) => chunks.push(chunk));
-					res.on('end', () =>
-						resolve({
-							status: res.statusCode ?? 0,
-							retryAfter: res.headers['retry-after'] as string | undefined,
-							error: (JSON.parse(Buffer.concat(chunks).toString()) as { error?: string }).error,
-						}),
-					);
-				},
-			);
-			req.on('error', reject);
-			req.end(body);
-		});
-	}
+	const trigger = (message: string) => triggerAt(busy.baseUrl, busyClock, message);
 
 	it('from the first trigger request on, for busyForMs, every one is 429 with Retry-After: 1 and no run; then the rate limit applies, its tokens unspent', async () => {
 		const first = Date.now();
@@ -418,6 +445,95 @@ describe('the simulator with a busy spell', () => {
 			[429, 'rate_limited'],
 		]);
 		expect(busy.runs(ID)).toHaveLength(1);
+	});
+
+	it('the terminal says each simulator with a busy spell meets it again after the quiet while', () => {
+		expect(failureLines({ busySeconds: 20 })).toEqual([
+			[
+				'Busy spell',
+				`every request answered 429 (Retry-After: 1) for 20 s from the first one, and again from the first after ${BUSY_QUIET_MS / 1000} s without any`,
+			],
+		]);
+	});
+});
+
+describe('the busy spell, again after a quiet while', () => {
+	const BUSY_MS = 10_000;
+	// Its own clock and timers: the spell is measured on them, so no test waits for it to pass.
+	let busyClock = Date.now();
+	const timers: Array<{ at: number; fn: () => void }> = [];
+	/** Moves the clock to `to`, firing the timers due by then. */
+	const advanceTo = (to: number) => {
+		busyClock = to;
+		for (const timer of timers.filter((t) => t.at <= to)) {
+			timers.splice(timers.indexOf(timer), 1);
+			timer.fn();
+		}
+	};
+	const spells: BusySpell[] = [];
+	const busy = new AutomationServiceSimulator({
+		automations: [{ id: ID, secret: SECRET }],
+		busyForMs: BUSY_MS,
+		now: () => busyClock,
+		after: (ms, fn) => {
+			const timer = { at: busyClock + ms, fn };
+			timers.push(timer);
+			return () => timers.splice(timers.indexOf(timer), 1);
+		},
+		onBusySpell: (spell) => spells.push(spell),
+	});
+	beforeAll(async () => {
+		await busy.start();
+	});
+	afterAll(async () => busy.stop());
+	const trigger = (message: string) => triggerAt(busy.baseUrl, busyClock, message);
+
+	it('a spell begins again with the first trigger request after BUSY_QUIET_MS without any, however long after the last spell; requests closer together than that are not held up', async () => {
+		spells.length = 0;
+		const first = busyClock + BUSY_QUIET_MS;
+		advanceTo(first);
+		expect(await trigger('n1')).toMatchObject({ status: 429, error: 'busy' });
+		expect(spells).toEqual([{ kind: 'began', forMs: BUSY_MS }]);
+		// A node re-sending every second through the spell is accepted once it is over.
+		for (let at = first + 1000; at < first + BUSY_MS; at += 1000) {
+			advanceTo(at);
+			expect(await trigger(`n-${at}`)).toMatchObject({ status: 429 });
+		}
+		advanceTo(first + BUSY_MS);
+		expect(spells).toEqual([
+			{ kind: 'began', forMs: BUSY_MS },
+			{ kind: 'over', quietMs: BUSY_QUIET_MS },
+		]);
+		expect(await trigger('n2')).toMatchObject({ status: 202 });
+		// Quiet for just under the while: still accepted.
+		advanceTo(first + BUSY_MS + BUSY_QUIET_MS - 1);
+		expect(await trigger('n3')).toMatchObject({ status: 202 });
+		// Then a person's pause: the next request meets a new spell, of the full length.
+		advanceTo(first + BUSY_MS + 2 * BUSY_QUIET_MS + 30_000);
+		expect(await trigger('n4')).toMatchObject({ status: 429, error: 'busy' });
+		expect(spells.at(-1)).toEqual({ kind: 'began', forMs: BUSY_MS });
+		advanceTo(busyClock + BUSY_MS - 1);
+		expect(await trigger('n5')).toMatchObject({ status: 429, error: 'busy' });
+		expect(spells).toHaveLength(3);
+	});
+
+	it('stopped during a spell, it tells of no end', async () => {
+		const quiet = new AutomationServiceSimulator({
+			automations: [{ id: ID, secret: SECRET }],
+			busyForMs: BUSY_MS,
+			now: () => busyClock,
+			after: (ms, fn) => {
+				const timer = { at: busyClock + ms, fn };
+				timers.push(timer);
+				return () => timers.splice(timers.indexOf(timer), 1);
+			},
+		});
+		await quiet.start();
+		const pending = timers.length;
+		expect(await triggerAt(quiet.baseUrl, busyClock, 'x')).toMatchObject({ status: 429 });
+		expect(timers).toHaveLength(pending + 1);
+		await quiet.stop();
+		expect(timers).toHaveLength(pending);
 	});
 });
 

@@ -146,6 +146,34 @@ describe("the terminal's lines for what the simulator answered", () => {
 		]);
 	});
 
+	it("a credential test's HEAD probe is told as a probe that found the URL, not as a refusal", () => {
+		const { clock, lines, log } = setUp();
+		log.answered({ kind: 'probe', status: 405 });
+		log.answered({ kind: 'probe', status: 405 });
+		log.answered({ kind: 'probe', status: 405 });
+		clock.advance(1000);
+		expect(lines.map((line) => line.slice(9))).toEqual([
+			"Simulator: answered a credential test's probe (HEAD) with 405: the URL answers, no run",
+			'Simulator: answered 2 credential test probes (HEAD) with 405: the URL answers, no run',
+		]);
+		expect(lines.join('\n')).not.toMatch(/refused|turned away/);
+	});
+
+	it('a busy spell beginning and over, each on a line of its own at once, after what came before; the last says how to meet the next spell', () => {
+		const { clock, lines, log } = setUp();
+		log.answered(run('before'));
+		log.answered(busy);
+		log.spell({ kind: 'began', forMs: 20_000 });
+		clock.advance(20_000);
+		log.spell({ kind: 'over', quietMs: 10_000 });
+		expect(lines).toEqual([
+			'18:55:03 Simulator: run created for automation dev-automation: “before”',
+			'18:55:03 Simulator: turned away 1 request with 429, Retry-After: 1 (busy spell)',
+			'18:55:03 Simulator: busy spell began: every request is turned away with 429 for 20 s',
+			'18:55:23 Simulator: busy spell over: requests are accepted. The first after 10 s without any starts the next spell',
+		]);
+	});
+
 	it('text from the request cannot move the cursor or break the line', () => {
 		const { lines, log } = setUp();
 		log.answered(run('red\u001b[31m text\r\nover two lines'));

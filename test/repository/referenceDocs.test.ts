@@ -79,7 +79,7 @@ describe('the docs name every field and option the node and the credential show'
 
 	it('docs/node.md names every field and every option', () => {
 		const fields = node.properties
-			.filter((field) => field.type !== 'hidden')
+			.filter((field) => field.type !== 'hidden' && field.type !== 'notice')
 			.map((field) => field.displayName);
 		expect(unnamed(read('docs/node.md'), [...fields, ...options])).toEqual([]);
 	});

@@ -48,9 +48,14 @@ function whole(value: unknown, fallback: number, label: string, min: number, max
 	return number;
 }
 
-/** Options → Sending; Batching added alone means Fixed Batches, as it does in the HTTP Request node. */
+/**
+ * Options → Sending, with Batching as the HTTP Request node users know it: Batching added means
+ * Fixed Batches. The editor shows Sending at Adaptive as soon as it is added (to read its help,
+ * say), and cannot tell that from a choice, so Adaptive beside Batching is Fixed Batches too; only
+ * One at a Time, which is never a default, contradicts Batching.
+ */
 function sendingMode(options: IDataObject, batch: IDataObject | undefined): SendingMode {
-	const mode = options.sending ?? (batch ? 'batches' : DEFAULTS.sending);
+	const mode = options.sending ?? DEFAULTS.sending;
 	if (typeof mode !== 'string' || !(mode in SENDING_MODES)) {
 		throw badInput(
 			`${inOptions(LABELS.sending)} must be one of ${Object.values(SENDING_MODES)
@@ -58,13 +63,14 @@ function sendingMode(options: IDataObject, batch: IDataObject | undefined): Send
 				.join(', ')}, got ${JSON.stringify(mode)}`,
 		);
 	}
-	if (batch && mode !== 'batches') {
+	if (!batch) return mode as SendingMode;
+	if (mode === 'oneAtATime') {
 		throw badInput(
-			`${inOptions(LABELS.batching)} applies only when ${LABELS.sending} is ${SENDING_MODES.batches.name}, but it is ${SENDING_MODES[mode as SendingMode].name}`,
-			`Set ${inOptions(LABELS.sending)} to ${SENDING_MODES.batches.name}, or remove ${LABELS.batching}.`,
+			`${inOptions(LABELS.batching)} sends ${SENDING_MODES.batches.name}, but ${LABELS.sending} is ${SENDING_MODES.oneAtATime.name}`,
+			`Remove ${LABELS.batching} to send one at a time, or remove ${inOptions(LABELS.sending)} to send the batches.`,
 		);
 	}
-	return mode as SendingMode;
+	return 'batches';
 }
 
 export function readOptions(ctx: IExecuteFunctions, itemCount: number): NodeOptions {

@@ -28,17 +28,18 @@ export const optionsCases: MatrixCase[] = [
 	),
 	{
 		...optionCase(
-			'batching-without-fixed-batches',
-			'Batching set while Sending is Adaptive',
-			{ sending: 'adaptive', batching: { batch: { batchSize: 5, batchInterval: 0 } } },
-			'Options → Batching applies only when Sending is Fixed Batches, but it is Adaptive',
-			'Silent; chosen: refuse, rather than ignore a setting the user made.',
+			'batching-one-at-a-time',
+			'Batching set while Sending is One at a Time',
+			{ sending: 'oneAtATime', batching: { batch: { batchSize: 5, batchInterval: 0 } } },
+			'Options → Batching sends Fixed Batches, but Sending is One at a Time',
+			'Silent; chosen: refuse, rather than ignore a choice the user made (Adaptive, the default the editor shows, gives way to Batching).',
 		),
 		expect: {
 			kind: 'error',
 			code: 'bad_input',
-			message: 'Options → Batching applies only when Sending is Fixed Batches, but it is Adaptive',
-			description: 'Set Options → Sending to Fixed Batches, or remove Batching.',
+			message: 'Options → Batching sends Fixed Batches, but Sending is One at a Time',
+			description:
+				'Remove Batching to send one at a time, or remove Options → Sending to send the batches.',
 		},
 	},
 	optionCase(

@@ -1,6 +1,8 @@
+import type { INodeProperties } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { errorOf, outputOf } from '../../../../dev/engine';
+import { nodeProperties } from '../../../../nodes/TriggerAutomation/description';
 import { engineReceiver } from '../../../support/engineReceiver';
 import type { Responder } from '../../../support/receiver';
 import { acceptWithJson, bodyJson } from '../../../support/receiver';
@@ -65,6 +67,20 @@ describe('Options → Sending and Batching, read as the HTTP Request node users 
 		);
 	});
 
+	it('Batching beside Sending at Adaptive, its default, is Fixed Batches: at most 3 requests in flight, all 7 items sent', async () => {
+		const probe = concurrencyProbe(30, 3);
+		receiver.respondWith(probe.responder);
+		const result = await run(
+			{
+				message: '={{ $json.n }}',
+				options: { sending: 'adaptive', batching: { batch: { batchSize: 3, batchInterval: 0 } } },
+			},
+			[1, 2, 3, 4, 5, 6, 7].map((n) => ({ n })),
+		);
+		expect(probe.peak()).toBe(3);
+		expect(outputOf(result, NODE_NAME)).toHaveLength(7);
+	});
+
 	it('Items per Batch -1 sends every item in one batch', async () => {
 		const probe = concurrencyProbe(30, 9);
 		receiver.respondWith(probe.responder);
@@ -77,6 +93,34 @@ describe('Options → Sending and Batching, read as the HTTP Request node users 
 		);
 		expect(probe.peak()).toBe(9);
 	});
+});
+
+/** The options a user can add under Options, as the node describes them to the editor. */
+const OPTIONS = nodeProperties.find((p) => p.name === 'options')!.options as INodeProperties[];
+
+/** Every set of them: a bit of the index per option. */
+const EVERY_SET = Array.from({ length: 2 ** OPTIONS.length }, (_, set) =>
+	OPTIONS.filter((_, bit) => set & (2 ** bit)),
+);
+
+describe('every set of options a user can add, each left at the default the editor shows, runs', () => {
+	it('there are 7 options, so 128 sets', () => {
+		expect(EVERY_SET).toHaveLength(128);
+	});
+
+	// The editor adds an option with a copy of its `default` (n8n's CollectionParameter.vue).
+	it.each(EVERY_SET.map((added) => [added.map((o) => o.displayName).join(' + ') || 'none', added]))(
+		'%s: the item is sent once and accepted',
+		async (_name, added) => {
+			const options = Object.fromEntries(
+				(added as INodeProperties[]).map((o) => [o.name, structuredClone(o.default)]),
+			);
+			const result = await run({ message: 'Go', options });
+			expect(errorOf(result, NODE_NAME)).toBeUndefined();
+			expect(outputOf(result, NODE_NAME).map((i) => i.json.statusCode)).toEqual([202]);
+			expect(receiver.requests).toHaveLength(1);
+		},
+	);
 });
 
 describe('Options → Retries When Not Accepted: no maximum the field cuts, a bound the node names', () => {
