@@ -80,10 +80,11 @@ export class ServiceLimiter {
 		else if (this.quota && accepted) this.quota.remaining--;
 		if (accepted) return this.acceptedOne(sentAt, now);
 		const afterMs = attempt.failure.pushBack?.afterMs ?? 0;
-		if (!attempt.failure.pushBack) return;
 		if (tooLongToWait(afterMs)) this.close(now + afterMs, 'Retry-After');
 		// A quota told spent holds every start until its reset: its window teaches no rate.
-		else if (reading?.remaining !== 0) this.pushedBack(sentAt, now, afterMs);
+		else if (attempt.failure.pushBack && reading?.remaining !== 0) {
+			this.pushedBack(sentAt, now, afterMs);
+		}
 	}
 
 	/** An answer of this window told `reading`: an older one never raises what is left. */
@@ -111,18 +112,14 @@ export class ServiceLimiter {
 	private pushedBack(sentAt: number, now: number, afterMs: number): void {
 		// Requests sent before the last pause began tell of the rate before it.
 		if (sentAt < this.pausedAt || now < this.pausedUntil) return;
-		this.pauseMs = afterMs > 0 ? afterMs : SHORT_PAUSE_MS;
+		this.pauseMs = afterMs || SHORT_PAUSE_MS;
 		[this.pausedAt, this.pausedUntil, this.slowStart] = [now, now + this.pauseMs, false];
 	}
 
 	/** The rate restarts from what was accepted since the last pause; none (busy): slow start. */
-	private resume(): void {
-		const end = this.pausedUntil;
-		const { accepted, since } = this.counted;
-		const learned = (accepted * 1000) / Math.max(1, end - since);
-		this.perSecond = Math.max(1000 / this.pauseMs, learned);
-		this.slowStart = accepted === 0;
-		[this.pauseMs, this.tokens, this.refilledAt] = [0, 1, end];
+	private resume(end = this.pausedUntil, { accepted, since } = this.counted): void {
+		this.perSecond = Math.max(1000 / this.pauseMs, (accepted * 1000) / Math.max(1, end - since));
+		[this.slowStart, this.pauseMs, this.tokens, this.refilledAt] = [!accepted, 0, 1, end];
 		this.counted = { accepted: 0, since: end };
 	}
 
@@ -139,10 +136,10 @@ export class ServiceLimiter {
 		if (!this.quota) return this.probe === 'sent' ? Infinity : 0;
 		const { remaining, resetAt, header } = this.quota;
 		const budget = remaining - this.inFlight;
+		// Shared: spread over the time to the reset, so that the answers tell the others' use.
+		if (budget > 0 && (!this.shared || tooLongToWait(resetAt - now))) return 0;
+		if (budget > 0 && now < this.nextAt) return this.nextAt - now;
 		if (budget > 0) {
-			if (!this.shared || tooLongToWait(resetAt - now)) return 0;
-			// Shared: spread over the time to the reset, so that the answers tell the others' use.
-			if (now < this.nextAt) return this.nextAt - now;
 			this.nextAt = now + (resetAt - now) / budget;
 			return 0;
 		}

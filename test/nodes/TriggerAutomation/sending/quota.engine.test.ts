@@ -89,6 +89,24 @@ describe.each(QUOTA_FORMS)('a quota told in the %s form is kept', (form: QuotaFo
 	});
 });
 
+describe('the wait hint after a quota told', () => {
+	it.each(QUOTA_FORMS)(
+		'says how long the items waited, in the %s form as in every other: 10 items against 4 per 2 s',
+		async (form: QuotaForm) => {
+			quotaService({ limit: 4, windowSeconds: 2, form });
+			const startedAt = Date.now();
+			const [run] = await burst(1, 10);
+			const tookMs = Date.now() - startedAt;
+			expect(statuses(run)).toEqual(Array(10).fill(202));
+			const [hint] = run.data.resultData.runData[NODE_NAME][0].hints ?? [];
+			const waited = /the node waited (\d+) s in all/.exec(hint?.message ?? '');
+			// The last items went in the third window: they waited two windows, at most the run.
+			expect(Number(waited?.[1])).toBeGreaterThanOrEqual(4);
+			expect(Number(waited?.[1])).toBeLessThanOrEqual(Math.round(tookMs / 1000));
+		},
+	);
+});
+
 describe('a quota spent until a reset longer than the node waits', () => {
 	it('fails the items not yet sent with rate_limited, before sending them, saying when the quota resets', async () => {
 		// 256 go at once (MAX_IN_FLIGHT), their answers tell 4 more, then nothing until the reset.
