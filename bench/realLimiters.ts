@@ -68,7 +68,12 @@ export interface QuotaService {
 	stop(): void;
 }
 
-const zero = (): ServiceCounts => ({ accepted: 0, fingerprint: 0, refusals: [], firstAnswered: {} });
+const zero = (): ServiceCounts => ({
+	accepted: 0,
+	fingerprint: 0,
+	refusals: [],
+	firstAnswered: {},
+});
 
 /** The counting: `hook` it on the HTTP server, before the limiter sees a request. */
 function counter() {
