@@ -7,6 +7,7 @@
  * client address, and all of them are 127.0.0.1). Every run meets a service started for it, at a
  * `{base_url}` no process has sent to, so that the node's state for it and the limiter's are fresh.
  */
+import { createHmac } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { QuotaForm } from '../dev/quotaHeaders';
@@ -19,7 +20,15 @@ import { Receiver, addFingerprint } from './receiver';
 import { countToldAfter } from './refusals';
 import { elapsedMs } from './stats';
 import { startTogether } from './together';
-import { LAST_NODE, SECRET, bodyFor, failedItem, orderItem, sideWorkflow } from './workload';
+import {
+	LAST_NODE,
+	SECRET,
+	WEBHOOK_PATH,
+	bodyFor,
+	failedItem,
+	orderItem,
+	sideWorkflow,
+} from './workload';
 
 /** A 429 to a request sent this long after its process first read the quota counts against it. */
 export const READ_MARGIN_MS = 200;
@@ -225,4 +234,31 @@ export async function measureRealLimiters(
 		await Promise.all(processes.map((proc) => proc.stop()));
 	}
 	return result;
+}
+
+/**
+ * The headers `side` sends, as a client reads them: a service with a quota of 1 per second, two
+ * signed requests; the rate-limit headers and Retry-After of the answer that admitted the first
+ * and of the one that refused the second.
+ */
+export async function wireHeaders(side: QuotaSide): Promise<{ admitted: string; refused: string }> {
+	const service = await side.start({ limit: 1, windowMs: 1000 });
+	try {
+		const post = async () => {
+			const body = bodyFor(orderItem(0));
+			const t = Date.now();
+			const v1 = createHmac('sha256', SECRET).update(`${t}.`).update(body).digest('hex');
+			const res = await fetch(`${service.url}/wire${WEBHOOK_PATH}`, {
+				method: 'POST',
+				headers: { 'Content-Type': 'application/json', 'X-Service-Signature': `t=${t},v1=${v1}` },
+				body,
+			});
+			await res.arrayBuffer();
+			const told = [...res.headers].filter(([name]) => /ratelimit|retry-after/i.test(name));
+			return `${res.status}: ${told.map(([name, value]) => `\`${name}: ${value}\``).join(', ')}`;
+		};
+		return { admitted: await post(), refused: await post() };
+	} finally {
+		service.stop();
+	}
 }
