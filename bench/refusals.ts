@@ -38,3 +38,16 @@ export function countRefusals(refusals: Refusal[]): RefusalCount {
 export function countTold(refusals: Refusal[], firstAnswered: Record<string, number>): number {
 	return refusals.filter((r) => r.arrivedMs > (firstAnswered[r.path ?? ''] ?? Infinity)).length;
 }
+
+/**
+ * 429s whose request arrived `afterMs` or more after its sender's first answer was written (by
+ * path): a quota told in every answer, the 429s of a client that had had that long to read it.
+ */
+export function countToldAfter(
+	refusals: Refusal[],
+	firstAnswered: Record<string, number>,
+	afterMs: number,
+): number {
+	return refusals.filter((r) => r.arrivedMs - (firstAnswered[r.path ?? ''] ?? Infinity) >= afterMs)
+		.length;
+}

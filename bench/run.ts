@@ -27,6 +27,16 @@ import { engineBurstChecks, engineBurstRows, measureEngineBursts } from './engin
 import { PROCESS_SCENARIOS, measureManyProcesses } from './manyProcesses';
 import { manyProcessesChecks, manyProcessesSection } from './manyProcessesReport';
 import { QUEUE_SCENARIO, measureQueueMode } from './queueMode';
+import {
+	LONG_QUOTA,
+	QUOTA,
+	READ_MARGIN_MS,
+	measureRealLimiters,
+	quotaSides,
+	realCases,
+	wireHeaders,
+} from './realLimitersRun';
+import { realChecks, realTable } from './realLimitersReport';
 import { queueModeChecks, queueModeSection } from './queueModeReport';
 import { APPS } from '../dev/n8nApp';
 import { besideCpuBound } from './cpuBeside';
@@ -79,6 +89,7 @@ const PARTS = [
 	'load',
 	'a-engine',
 	'burst-engine',
+	'real',
 	QUEUE_SCENARIO.id,
 ];
 const ENGINE_NO_LIMIT_DELAYS = [20, 50, 200, 500];
@@ -88,6 +99,8 @@ const ENGINE_NO_LIMIT_TARGET = 1.0;
 const MANY_PROCESSES_RUNS = 2;
 /** Rounds of the limited bursts in the engine. */
 const ENGINE_BURST_RUNS = 2;
+// Quotas told by real limiters: 11 sides × 4 cases of about 5 s take about 4 min a round.
+const REAL_RUNS = 3;
 // Queue mode: the cluster's start (3 n8n processes, PostgreSQL, Redis) takes about a minute.
 const QUEUE_RUNS = 2;
 
@@ -113,7 +126,7 @@ interface Options {
 }
 
 const USAGE =
-	'usage: npm run bench [-- --only g,k,nginx,w2,w4,w2f,w4f,queue,i,a-engine,burst-engine,throughput,signing,memory,load] [--rounds N] [--delays 20,50]';
+	'usage: npm run bench [-- --only g,k,nginx,w2,w4,w2f,w4f,queue,i,a-engine,burst-engine,real,throughput,signing,memory,load] [--rounds N] [--delays 20,50]';
 
 function parseArgs(argv: string[]): Options {
 	const options: Options = {};
@@ -400,6 +413,46 @@ ${table(head, engineBurstRows(scenarios, beside))}
 	};
 }
 
+/** The version of an installed package. */
+const versionOf = (pkg: string) =>
+	(
+		JSON.parse(readFileSync(join(PACKAGE_DIR, 'node_modules', pkg, 'package.json'), 'utf8')) as {
+			version: string;
+		}
+	).version;
+
+async function realLimitersPart(options: Options): Promise<Part> {
+	log('quotas told by real limiters');
+	const pkgs = ['express-rate-limit', '@fastify/rate-limit', 'rate-limiter-flexible'];
+	const sides = quotaSides(Object.fromEntries(pkgs.map((pkg) => [pkg, versionOf(pkg)])));
+	const wire: string[][] = [];
+	for (const side of sides) {
+		const { admitted, refused } = await wireHeaders(side);
+		wire.push([side.limiter, side.mode, admitted, refused]);
+	}
+	const cases = realCases(sides);
+	const rounds = options.rounds ?? REAL_RUNS;
+	const [loadBefore] = loadavg();
+	const result = await measureRealLimiters(cases, rounds, log);
+	const [loadAfter] = loadavg();
+	const quota = (q: typeof QUOTA) => `${q.limit} per ${q.windowMs / 1000} s`;
+	return {
+		checks: realChecks(cases, result),
+		section: `## Quotas told by real limiters
+
+The most used rate limiters of the npm registry as services (bench/realLimiters.ts), each in every header mode it offers, configured as its README configures it, beside the simulator's own quota forms (dev/quotaHeaders.js in the receiver): express-rate-limit ${versionOf('express-rate-limit')} on express ${versionOf('express')} (\`rateLimit({ windowMs, limit, standardHeaders, legacyHeaders, ipv6Subnet: 56 })\`), @fastify/rate-limit ${versionOf('@fastify/rate-limit')} on fastify ${versionOf('fastify')} (\`{ max, timeWindow }\`, and \`enableDraftSpec: true\`), rate-limiter-flexible ${versionOf('rate-limiter-flexible')} (\`RateLimiterMemory({ points, duration })\` as express middleware, setting the README's \`X-RateLimit-*\` headers on every answer and its \`Retry-After: msBeforeNext / 1000\` on a 429). Each keeps a fixed window per client address, from the client's first request; every sender here is 127.0.0.1, so the 4 processes share one quota. Each runs in a child process of its own, answers an admitted request 200 with a small JSON body after ${SERVICE_DELAY_MS} ms and a refused one 429 as the limiter does; a fresh service and \`{base_url}\` for every run.
+
+What each sends, read by a client from a service with a quota of 1 per second (the first request's answer, then the second's):
+
+${table(['Limiter', 'Mode', 'Admitted', 'Refused'], wire)}
+
+Trigger Automation at its defaults, On Error → Continue, 100 items in each workload: one execution, and 20 executions × 5 items started at once, in n8n-core's engine in the bench's process; 4 n8n processes (bench/burstProcess.ts) × 5 executions × 5 items, all started together. Quota ${quota(QUOTA)}; one execution also at ${quota(LONG_QUOTA)}. _Ideal_: the time the quota itself needs, items ÷ limit windows (100 items at ${quota(QUOTA)}: ${(100 / QUOTA.limit) * (QUOTA.windowMs / 1000)} s); a sender that spends each window's quota at its start ends one window less one answer time sooner, so a ratio a little below 1 is possible. _Time_: from the first execution's start to the last one's end. _429s ≥ ${READ_MARGIN_MS} ms after read_: 429s whose request reached the service (its connection accepted) ${READ_MARGIN_MS} ms or more after the service wrote the first answer (200 or 429, each telling the quota) to that process's path; counted at the service. Median of ${rounds} rounds (time: min–max); each round runs every case once, in the table's order. Load average (1 min) when the part started and ended: ${loadBefore.toFixed(2)}, ${loadAfter.toFixed(2)} on ${cpus().length} cores.
+
+${realTable(cases, result)}
+`,
+	};
+}
+
 async function queueModePart(options: Options): Promise<Part> {
 	log('queue mode behind nginx');
 	const result = await measureQueueMode(options.rounds ?? QUEUE_RUNS);
@@ -429,11 +482,7 @@ async function scenariosPart(scenarios: Scenario[], options: Options): Promise<P
 	].sort((a, b) => (a === SERVICE_DELAY_MS ? -1 : b === SERVICE_DELAY_MS ? 1 : a - b));
 	const arrivals = arrivalsTable(result);
 	const manners = mannersTable(result);
-	const awsVersion = (
-		JSON.parse(
-			readFileSync(join(PACKAGE_DIR, 'node_modules/@smithy/util-retry/package.json'), 'utf8'),
-		) as { version: string }
-	).version;
+	const awsVersion = versionOf('@smithy/util-retry');
 	const section = `## At the defaults, in the real n8n app
 
 The speed a user feels, where the service sees it. The real n8n app (${app}, the package installed from a tarball of this build as n8n installs a community package) runs the executions as production does: a published workflow Webhook (POST; answers with the last node's items once the execution ends) → Split Out → the side at its defaults, with On Error → Continue so that each item's fate shows; a burst of N executions is N calls of the production webhook at once, so n8n parses them, creates, runs and saves every execution in its one process, with its own timers, database (SQLite) and logging: the load a real burst meets, which n8n-core's engine alone, all executions started in one tick by the bench, does not have. Trigger Automation at its default, Sending → Adaptive; n8n's HTTP Request node with this credential at its defaults (every item's request at once), beside it at 50 ms, and at the other answer times only where a ratio needs it. The service is the receiver in its own process: it verifies each request and answers it after the answer time; a limit is a token bucket holding one second's worth, beyond it 429 with \`Retry-After: 1\`. Before every Trigger Automation run its credential is pointed at a \`{base_url}\` n8n has not sent to before (through n8n's REST API; n8n reads the credential per execution), so Adaptive sending starts afresh, as on a first burst; (l) sends its second burst to the same one. (nginx): Debian's nginx-light (e2e/support/nginx.ts) with \`limit_req\` ${NGINX_LIMIT.ratePerSecond} r/s, burst ${NGINX_LIMIT.burst} (no nodelay), \`limit_req_status ${NGINX_LIMIT.status}\`, no Retry-After, in front of the ${SERVICE_DELAY_MS} ms service; its refusals are counted in its log. _seconds_: from the first webhook call to the last answer; _failed_: error items in the output; _429s_, _arrivals_ and _most in flight_ (TCP connections open at once; behind nginx, its kept-alive upstream connections) are what the service counted. Median of ${options.rounds ?? DEFAULTS_RUNS} rounds at ${SERVICE_DELAY_MS} ms, ${options.rounds ?? OTHER_RUNS} at the other answer times (rotated order), min–max in brackets; one unmeasured run of each side first.
@@ -462,6 +511,7 @@ async function main(): Promise<void> {
 	if (wants('i')) parts.push(await largePart());
 	if (wants('a-engine')) parts.push(await engineNoLimitPart(options));
 	if (wants('burst-engine')) parts.push(await engineBurstPart(options));
+	if (wants('real')) parts.push(await realLimitersPart(options));
 	if (PROCESS_SCENARIOS.some((scenario) => wants(scenario.id)))
 		parts.push(await manyProcessesPart(options, wants));
 	const scenarios = SCENARIOS.filter((scenario) => wants(scenario.id));

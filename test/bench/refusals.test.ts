@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import { countRefusals, countTold } from '../../bench/refusals';
+import { countRefusals, countTold, countToldAfter } from '../../bench/refusals';
 
 describe('blind and informed 429s', () => {
 	it('every 429 whose request arrived before the first 429 was answered is blind, however late its own answer', () => {
@@ -52,5 +52,19 @@ describe('429s after the sender was told the quota', () => {
 			{ arrivedMs: 130, answeredMs: 131, path: '/c' },
 		];
 		expect(countTold(refusals, { '/a': 50, '/b': 100 })).toBe(2);
+	});
+});
+
+describe('429s a sender had long enough to read the quota', () => {
+	it('counts a 429 whose request came that long or longer after its own path was first answered', () => {
+		const refusals = [
+			{ arrivedMs: 249, answeredMs: 250, path: '/a' },
+			{ arrivedMs: 250, answeredMs: 251, path: '/a' },
+			{ arrivedMs: 400, answeredMs: 401, path: '/b' },
+			{ arrivedMs: 9000, answeredMs: 9001, path: '/c' },
+		];
+		// /a first answered at 50 ms, /b at 300 ms, /c never.
+		expect(countToldAfter(refusals, { '/a': 50, '/b': 300 }, 200)).toBe(1);
+		expect(countToldAfter(refusals, { '/a': 50, '/b': 300 }, 0)).toBe(3);
 	});
 });
