@@ -12,8 +12,9 @@ import type { RawResponse } from './response';
 import { headerValue } from './response';
 import { answerSaid, isHtmlPage } from './serviceSaid';
 
-// Retry-After as delay-seconds (the other form is an HTTP date).
-const DELAY_SECONDS = /^\s*\d+\s*$/;
+// Retry-After as delay-seconds (the other form is an HTTP date); with a fraction too, as
+// rate-limiter-flexible's README sends it (msBeforeNext / 1000).
+const DELAY_SECONDS = /^\s*\d+(\.\d+)?\s*$/;
 
 /** Retry-After as delay in ms: delta-seconds or an HTTP date. */
 export function parseRetryAfter(value: string | undefined, now: number): number | undefined {

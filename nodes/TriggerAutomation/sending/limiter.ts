@@ -19,25 +19,22 @@ export const GROWTH = 0.5;
 /** Starts that may go at once under a rate: this long at it, at least two (a late timer). */
 export const BURST_MS = 10;
 
-/** The service said nothing goes to it before `until`, longer than the node waits, by `by`. */
-export interface Closure {
-	until: number;
-	by: 'Retry-After' | QuotaReading['header'];
-}
-
 export class ServiceLimiter {
 	/** Accepted answers: a turn-away while others are accepted costs no retry (resendPolicy.ts). */
 	accepted = 0;
 	inFlight = 0;
-	closed: Closure = { until: 0, by: 'Retry-After' };
-	/** The executions sending here, in the order they get turns (a rotation). */
+	/** The service said (by a Retry-After or a quota's header) nothing goes before `until`. */
+	closed: { until: number; by: 'Retry-After' | QuotaReading['header'] } = {
+		until: 0,
+		by: 'Retry-After',
+	};
 	readonly lanes: Lane[] = [];
 	/** Requests/s: off (infinity) until the service first pushes back. */
 	private perSecond = Infinity;
 	private tokens = 0;
 	private refilledAt = 0;
 	private heldBackAt = -Infinity;
-	/** The last pause (its length until the rate is learned), and what was accepted since the one before. */
+	/** The last pause (its length until the rate is learned), what was accepted since the one before. */
 	private pausedAt = -Infinity;
 	private pausedUntil = 0;
 	private pauseMs = 0;
@@ -123,7 +120,7 @@ export class ServiceLimiter {
 		this.counted = { accepted: 0, since: end };
 	}
 
-	private close(until: number, by: Closure['by']): void {
+	private close(until: number, by: ServiceLimiter['closed']['by']): void {
 		if (until > this.closed.until) this.closed = { until, by };
 	}
 

@@ -18,8 +18,9 @@ const now = ANSWERED_AT;
 const request = ANSWERED_REQUEST;
 
 describe('Retry-After (429): delta-seconds or an HTTP date', () => {
-	it('reads seconds', () => {
+	it('reads seconds, with a fraction too (rate-limiter-flexible sends one)', () => {
 		expect(parseRetryAfter('7', now)).toBe(7_000);
+		expect(parseRetryAfter('0.937', now)).toBe(937);
 	});
 
 	it('reads an HTTP date as the time left until then', () => {
