@@ -20,7 +20,7 @@ export default [
 	{ files: DEV, rules: { 'no-console': 'off' } },
 	// "Service Webhook Secret" is the product's name for it (a signing secret, not an API key). The
 	// rule stays on for n8n's scanner, which reports this one finding; see
-	// docs/compatibility.md, Verification.
+	// docs/install.md, Verification.
 	{
 		files: ['credentials/ServiceWebhookSecretApi.credentials.ts'],
 		rules: { 'n8n-nodes-base/cred-class-field-display-name-missing-api': 'off' },

@@ -26,7 +26,7 @@ export class ServiceWebhookSecretApi implements ICredentialType {
 	};
 
 	documentationUrl =
-		'https://github.com/automation-service/n8n-nodes-automation-service/blob/main/docs/credential.md';
+		'https://github.com/automation-service/n8n-nodes-automation-service/blob/main/docs/reference.md';
 
 	properties: INodeProperties[] = [
 		{

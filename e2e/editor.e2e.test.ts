@@ -359,7 +359,7 @@ for (const app of Object.values(APPS)) {
 			expect(await onCanvas.count()).toBe(before + 1);
 		});
 
-		it("the node's and the credential's Docs links open their own page of docs/, with no #fragment", async () => {
+		it("the node's and the credential's Docs links open docs/reference.md, with no #fragment", async () => {
 			const { page } = editor;
 			const pages =
 				'https://github.com/automation-service/n8n-nodes-automation-service/blob/main/docs/';
@@ -370,16 +370,16 @@ for (const app of Object.values(APPS)) {
 			};
 			await openWorkflow(page, n8n, ORDER);
 			await openNode(page, 'Trigger Automation');
-			const node = await docsLinks('node.md');
+			const node = await docsLinks('reference.md');
 			await closeNode(page);
 			await openCredential(page, n8n, 'Order automation webhook');
-			const credential = await docsLinks('credential.md');
+			const credential = await docsLinks('reference.md');
 			await editor.screenshot('credential-docs-link');
 			await page.keyboard.press('Escape');
 			// n8n appends its utm query to the node's link; after a #fragment it would land at the top.
 			for (const [href, file] of [
-				...node.map((href) => [href, 'node.md']),
-				...credential.map((href) => [href, 'credential.md']),
+				...node.map((href) => [href, 'reference.md']),
+				...credential.map((href) => [href, 'reference.md']),
 			]) {
 				expect(href).not.toContain('#');
 				expect(`${new URL(href).origin}${new URL(href).pathname}`).toBe(`${pages}${file}`);

@@ -57,7 +57,7 @@ export interface Failure {
 	stopped?: {
 		why: 'retries off' | 'retries spent' | 'wait too long';
 		turnedAway: number;
-		spentMs: number;
+		turnedAwayForMs: number;
 	};
 }
 

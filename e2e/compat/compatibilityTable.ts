@@ -1,6 +1,6 @@
 /**
  * The compatibility run's results file (e2e/compat/results.json) and what the docs show of it: the
- * README's minimum line and docs/compatibility.md's table, each between markers. `npm run
+ * README's minimum line and docs/install.md's table, each between markers. `npm run
  * test:compat` writes both; test/repository/compatibilityTable.test.ts fails when either differs from the results.
  */
 import { readFileSync } from 'node:fs';
@@ -12,10 +12,10 @@ import { PACKAGE_DIR } from '../../dev/packageDir';
 
 export const RESULTS_FILE = join(PACKAGE_DIR, 'e2e', 'compat', 'results.json');
 export const README_FILE = join(PACKAGE_DIR, 'README.md');
-export const COMPATIBILITY_FILE = join(PACKAGE_DIR, 'docs', 'compatibility.md');
+export const COMPATIBILITY_FILE = join(PACKAGE_DIR, 'docs', 'install.md');
 
 /** What the run checks in each version, in the table's order, with the table's column heads
- * (docs/compatibility.md says what each means). */
+ * (docs/install.md, What is checked, says what each means). */
 export const CHECKS = {
 	install: 'Installs',
 	loads: 'Loads',
@@ -87,7 +87,7 @@ export function renderMinimum(results: VersionResult[]): string {
 	const two = minimumOf(results, 2);
 	const one = minimumOf(results, 1);
 	const parts = [two && `n8n ≥ ${two} (2.x)`, one && `n8n ≥ ${one} (1.x)`].filter(Boolean);
-	return `**Needs ${parts.join(' or ')}**, on the Node.js that n8n version supports (every version tested and what was checked: [docs/compatibility.md](docs/compatibility.md)).`;
+	return `**Needs ${parts.join(' or ')}**, on the Node.js that n8n version supports (every version tested and what was checked: [docs/install.md](docs/install.md#compatibility)).`;
 }
 
 /** The Compatibility table: one row per version checked, then why each failure failed. */

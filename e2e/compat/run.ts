@@ -3,7 +3,7 @@
  * pinned n8n version with its lockfile, overrides and Node.js major), install it (e2e/install.sh),
  * install the packed package as a community package, and check with the real app what a user meets
  * (see CHECKS). Prints one line per version, writes e2e/compat/results.json and renders the README's
- * minimum line and docs/compatibility.md's table from it. Exits 1 when a version at or above the
+ * minimum line and docs/install.md's table from it. Exits 1 when a version at or above the
  * minimum the README stated before the run is not supported.
  */
 import { spawnSync } from 'node:child_process';

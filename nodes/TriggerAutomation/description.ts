@@ -1,8 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { MAX_IN_FLIGHT, MAX_RETRIES, MAX_WAIT_MS } from './limits';
+import { MAX_IN_FLIGHT, MAX_RETRIES } from './limits';
 import { panelEventsProperty } from './nodesPanel';
-import { RESENT } from './sending/resendPolicy';
+import { RESEND_POLICY, plain } from './sending/resendPolicy';
 
 /** The labels the editor shows; error messages name the fields with the same words. */
 export const LABELS = {
@@ -213,7 +213,7 @@ export const nodeProperties: INodeProperties[] = [
 				type: 'number',
 				typeOptions: { minValue: 0 },
 				default: 5,
-				description: `How often to re-send, freshly signed, a request the service provably did not accept (${RESENT.map(({ short }) => short).join(', ')}; after its Retry-After, at most ${MAX_WAIT_MS / 1000} s) while it accepted no other request: waiting for a turn costs none. To wait out a busy spell, allow about one per second of it (120: 2 minutes at Retry-After: 1), up to ${MAX_RETRIES}. Other failures are never re-sent, so no run is created twice.`,
+				description: `How often an item turned away may be sent again. ${[RESEND_POLICY.what, RESEND_POLICY.after, RESEND_POLICY.giveUp, RESEND_POLICY.costs].map(plain).join(' ')} To wait out a busy spell, allow about one per second of it (120: 2 minutes), up to ${MAX_RETRIES}.`,
 			},
 			{
 				displayName: LABELS.sending,

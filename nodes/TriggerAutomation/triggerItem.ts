@@ -59,8 +59,8 @@ export async function triggerItem(
 			continue;
 		}
 		if (decision.why === 'never') throw new TriggerError(failure);
-		const spentMs = Date.now() - (firstTurnedAwayAt ?? Date.now());
-		const stopped = { why: decision.why, turnedAway: tries.resent + 1, spentMs };
+		const turnedAwayForMs = Date.now() - (firstTurnedAwayAt ?? Date.now());
+		const stopped = { why: decision.why, turnedAway: tries.resent + 1, turnedAwayForMs };
 		throw new TriggerError({ ...failure, stopped });
 	}
 }

@@ -30,7 +30,7 @@ function result(n8n: string, failing?: keyof typeof CHECKS): VersionResult {
 }
 
 describe('the docs and the compatibility results cannot drift', () => {
-	it('the README holds the minimum line, docs/compatibility.md the table', () => {
+	it('the README holds the minimum line, docs/install.md the table', () => {
 		const readme = readFileSync(README_FILE, 'utf8');
 		expect(between(readme, BLOCKS.minimum.markers)).toBe(renderMinimum(readResults()));
 		expect(between(readme, BLOCKS.table.markers)).toBeUndefined();

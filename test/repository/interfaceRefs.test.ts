@@ -1,6 +1,6 @@
 /**
  * Every "§N" or "§N.M" in the repository's code, tests and docs points at a section of the service's
- * interface document that docs/interface.md lists (a heading or a table row starting with it).
+ * interface document that docs/reference.md lists (a heading or a table row starting with it).
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 
 import { PACKAGE_DIR } from '../../dev/packageDir';
 
-const INTERFACE = 'docs/interface.md';
+const INTERFACE = 'docs/reference.md';
 const REFERENCE = /§\s?(\d+(?:\.\d+)?)(?:\s?[–-]\s?(\d+(?:\.\d+)?))?/g;
 
 const read = (file: string) => readFileSync(join(PACKAGE_DIR, file), 'utf8');
@@ -26,8 +26,8 @@ const files = execFileSync('git', ['ls-files', '*.ts', '*.md', '*.mjs', '*.mts',
 	.split('\n')
 	.filter((file) => file !== '' && !file.includes('package-lock.json'));
 
-describe('§ references resolve to docs/interface.md', () => {
-	it('docs/interface.md numbers its sections §1–§9, and §5 its rules §5.1–§5.9', () => {
+describe('§ references resolve to the table in docs/reference.md', () => {
+	it('docs/reference.md numbers the sections §1–§9, and §5 its rules §5.1–§5.9', () => {
 		for (let n = 1; n <= 9; n++) expect(sections).toContain(String(n));
 		for (let n = 1; n <= 9; n++) expect(sections).toContain(`5.${n}`);
 	});

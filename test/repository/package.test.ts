@@ -95,9 +95,9 @@ describe("the node's and the credential's Docs links open their own page", () =>
 		},
 	);
 
-	it('the node links docs/node.md, the credential docs/credential.md', () => {
-		expect(links.node).toBe(`${pages}docs/node.md`);
-		expect(links.credential).toBe(`${pages}docs/credential.md`);
+	it("the node and the credential link the user's page, docs/reference.md", () => {
+		expect(links.node).toBe(`${pages}docs/reference.md`);
+		expect(links.credential).toBe(`${pages}docs/reference.md`);
 		expect(links['credential (codex)']).toBe(links.credential);
 	});
 });

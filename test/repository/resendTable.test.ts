@@ -1,9 +1,10 @@
 /**
- * The re-send policy's table (sending/resendPolicy.ts, RESENT) is the one home of what the node
- * sends again: the docs and the editor's help say it as it is there, and the policy does what each
- * row says for an answer of that kind.
+ * The re-send policy (sending/resendPolicy.ts: RESENT, resentHow, RESEND_POLICY) is the one source
+ * of what the node sends again, after how long, when it costs a retry and when it gives up: the
+ * editor's help, reference.md and behind-a-proxy.md say it in its words, no other page or comment
+ * retells it, and the policy does what each row says for an answer of that kind.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
@@ -13,11 +14,14 @@ import { failureFromError } from '../../nodes/TriggerAutomation/answer/noAnswer'
 import { failureFromAnswer } from '../../nodes/TriggerAutomation/answer/serviceAnswer';
 import { LABELS, nodeProperties } from '../../nodes/TriggerAutomation/description';
 import {
+	RESEND_POLICY,
 	RESENT,
-	RESENT_HOW,
 	isResent,
+	plain,
 	resendDecision,
+	resentHow,
 } from '../../nodes/TriggerAutomation/sending/resendPolicy';
+import { section } from '../support/markdown';
 import { ANSWERED_AT, ANSWERED_REQUEST } from '../support/failures';
 
 const read = (file: string) => readFileSync(join(PACKAGE_DIR, file), 'utf8');
@@ -48,27 +52,57 @@ describe("the re-send table is told once: the docs and the editor take it from t
 		for (const { answer: what, code } of RESENT) {
 			const row = rows.find(([first]) => first === what);
 			expect(row, what).toBeDefined();
-			expect(row![1].startsWith(RESENT_HOW), row![1]).toBe(true);
+			expect(row![1].startsWith(resentHow(RESENT.find((r) => r.answer === what)!)), row![1]).toBe(
+				true,
+			);
 			expect(row!.slice(2)).toEqual([`\`${code}\``, 'no']);
 		}
 		const resending = rows.filter(([, how]) => how?.includes('sends the item again'));
 		expect(resending.map(([first]) => first)).toEqual(RESENT.map(({ answer: what }) => what));
 	});
 
-	it("docs/reference.md's row for Retries When Not Accepted and the editor's help name every kind re-sent", () => {
-		const option = tableRows(read('docs/reference.md')).find(
-			([first]) => first === `Options → ${LABELS.retries}`,
+	it("docs/behind-a-proxy.md: the wait beyond which the node gives up is the policy's", () => {
+		const over = tableRows(read('docs/behind-a-proxy.md')).find(([first]) =>
+			first.includes('over 60 s'),
 		);
-		const help = (
-			nodeProperties.find((p) => p.name === 'options')!.options as Array<{
-				displayName: string;
-				description?: string;
-			}>
-		).find((o) => o.displayName === LABELS.retries)!.description!;
-		for (const { short } of RESENT) {
-			expect(option?.[1]).toContain(short.replace('Retry-After', '`Retry-After`'));
-			expect(help).toContain(short);
+		expect(over?.[1]).toMatch(/^Fails the item at once/);
+		expect(RESEND_POLICY.giveUp).toContain('over 60 s fails the item at once');
+	});
+
+	const help = (
+		nodeProperties.find((p) => p.name === 'options')!.options as Array<{
+			displayName: string;
+			description?: string;
+		}>
+	).find((o) => o.displayName === LABELS.retries)!.description!;
+	const oneLine = (text = '') => text.replace(/\s+/g, ' ');
+
+	it("docs/reference.md's Re-sending says each rule in the policy's words", () => {
+		const text = oneLine(section(read('docs/reference.md'), 'Re-sending'));
+		for (const [rule, words] of Object.entries(RESEND_POLICY)) {
+			expect(text, rule).toContain(words);
 		}
+	});
+
+	it("the editor's help for Retries When Not Accepted says each rule but `never`, and names every kind re-sent", () => {
+		for (const rule of ['what', 'after', 'giveUp', 'costs'] as const) {
+			expect(help, rule).toContain(plain(RESEND_POLICY[rule]));
+		}
+		for (const { short } of RESENT) expect(help).toContain(short);
+		expect(help).not.toMatch(/at most 60 s/);
+	});
+
+	it('no other page retells the backoff or when a turn-away costs a retry', () => {
+		const told = (file: string) =>
+			/doubling up to|costs one of Retries|costs a retry/.test(oneLine(read(file)));
+		const pages = [
+			'README.md',
+			'CONTRIBUTING.md',
+			...readdirSync(join(PACKAGE_DIR, 'docs'))
+				.filter((name) => name.endsWith('.md'))
+				.map((name) => `docs/${name}`),
+		];
+		expect(pages.filter(told).sort()).toEqual(['docs/behind-a-proxy.md', 'docs/reference.md']);
 	});
 });
 

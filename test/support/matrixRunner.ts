@@ -257,7 +257,7 @@ export function workflowFor(c: MatrixCase, h: Harness, settings: IDataObject) {
 	);
 	const parameters: INodeParameters = { message: '={{ $json.m }}', ...c.parameters };
 	// One at a Time, so that a fault armed for the second request reaches the middle item; no
-	// re-sends unless the case asks for them (docs/fault-matrix.md says so).
+	// re-sends unless the case asks for them.
 	const options = (c.parameters?.options ?? {}) as IDataObject;
 	parameters.options = {
 		...(options.batching === undefined ? { sending: 'oneAtATime' } : {}),

@@ -1,8 +1,8 @@
 /**
- * An item that ends turned away: unsent while a too-long Retry-After lasts or a quota is spent
- * until a reset that far off (both from the one closure of the service's limiter, sending/limiter.ts), or
- * turned away until the node gave up. Its title then says what happened (the retries spent, how
- * often and over how long), its description leads with the advice that fits how it was sent.
+ * An item that fails rate-limited: not sent while a too-long Retry-After lasts or a quota is
+ * spent until a reset that far off (the limiter's closure, sending/limiter.ts), or turned away
+ * until the re-send policy stopped. Its title says what happened (the retries spent, how often and
+ * over how long), its description leads with the advice that fits how it was sent.
  */
 import { LABELS, SENDING_MODES, inOptions } from '../description';
 import { MAX_WAIT_MS } from '../limits';
@@ -51,9 +51,9 @@ export interface RateLimitedSending {
 }
 
 /** "6 times in 5 s": how often the item was turned away, over how long. */
-function howOften({ turnedAway, spentMs }: NonNullable<Failure['stopped']>): string {
+function howOften({ turnedAway, turnedAwayForMs }: NonNullable<Failure['stopped']>): string {
 	if (turnedAway === 1) return 'once';
-	return `${turnedAway} times in ${spentMs < 1000 ? 'under 1 s' : `${Math.round(spentMs / 1000)} s`}`;
+	return `${turnedAway} times in ${turnedAwayForMs < 1000 ? 'under 1 s' : `${Math.round(turnedAwayForMs / 1000)} s`}`;
 }
 
 /**

@@ -148,7 +148,7 @@ export function failureFromAnswer(
 ): Failure | undefined {
 	const status = response.statusCode;
 	if (status >= 200 && status < 300) return undefined;
-	// What every failure told by an answer has: its status.
+	// What every failure an answer gave has: its status.
 	const answered = { httpCode: String(status) } as const;
 	const retryAfter = headerValue(response.headers, 'retry-after');
 	const pushBack = { afterMs: parseRetryAfter(retryAfter, now) };

@@ -2,7 +2,8 @@
  * Options → Preview Only (Don't Send): what one attempt of this item would send, signed by the same
  * code the credential signs with, but never sent, so no run is created. The signature's `v1` is
  * shortened to its first and last hex digits: enough to compare with a signature recomputed from
- * `timestamp` and `body` (docs/signature-recipe.md), useless to replay. The secret is never in it.
+ * `timestamp` and `body` (docs/reference.md, Recompute a signature with openssl), useless to
+ * replay. The secret is never in it.
  */
 import { createHash } from 'node:crypto';
 

@@ -20,7 +20,7 @@ describe("the editor's help names the limits the execution keeps", () => {
 	it('Retries When Not Accepted: the most it takes, and the longest wait, with no maximum in the field that would cut a typed number', () => {
 		const retries = option(LABELS.retries);
 		expect(retries.description).toContain(`up to ${MAX_RETRIES}`);
-		expect(retries.description).toContain(`at most ${MAX_WAIT_MS / 1000} s`);
+		expect(retries.description).toContain(`over ${MAX_WAIT_MS / 1000} s fails the item at once`);
 		expect(retries.typeOptions?.maxValue).toBeUndefined();
 	});
 

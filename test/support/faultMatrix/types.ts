@@ -1,8 +1,8 @@
 /**
  * The fault and bad-input matrix's shape: a case says what is wrong, what the node must do about it,
- * how many requests of the affected item may reach the service, and what docs/interface.md says (or
- * that it is silent and what was chosen). The cases are in the files beside this one, by group;
- * index.ts puts them together, render.ts renders them into docs/fault-matrix.md.
+ * how many requests of the affected item may reach the service, and what the interface document
+ * says (§, as docs/reference.md lists them) or that it is silent and what was chosen. The cases are in the files beside this one, by group;
+ * index.ts puts them together, render.ts renders their summary into docs/testing.md.
  *
  * Every case runs with three items, of which only the middle one (item 1) is affected — except
  * scope 'all' cases (credential problems), which affect every item.

@@ -298,7 +298,7 @@ describe('every error says what to do within its first 300 characters', () => {
 		atOnce: 50,
 		retries: 5,
 		turnedAway: 6,
-		spentMs: 5_400,
+		turnedAwayForMs: 5_400,
 	} as const;
 	const described: Array<[string, string | undefined]> = [
 		...descriptionsFromAnswers().map(([name, , failure]): [string, string | undefined] => [

@@ -25,7 +25,7 @@ describe('an item not sent because the service asked to wait longer than the nod
 });
 
 describe('a 429 the item failed with: advice that fits how it was sent, naming no mode not in use', () => {
-	const spent = { why: 'retries spent', turnedAway: 6, spentMs: 5_400 } as const;
+	const spent = { why: 'retries spent', turnedAway: 6, turnedAwayForMs: 5_400 } as const;
 	/** A 429 the node stopped sending, as triggerItem.ts throws it (`stopped`: the re-send policy's). */
 	const tooMany = (retryAfter?: string, stopped: Failure['stopped'] = spent): Failure => ({
 		...failureFromAnswer(
@@ -77,7 +77,7 @@ describe('a 429 the item failed with: advice that fits how it was sent, naming n
 	});
 
 	it('Retries When Not Accepted 0: raise it, as nothing was sent again', () => {
-		const off = { why: 'retries off', turnedAway: 1, spentMs: 0 } as const;
+		const off = { why: 'retries off', turnedAway: 1, turnedAwayForMs: 0 } as const;
 		const { message, description } = rateLimitAdvice(tooMany('1', off), {
 			...adaptive,
 			retries: 0,
@@ -92,7 +92,7 @@ describe('a 429 the item failed with: advice that fits how it was sent, naming n
 
 	it('a Retry-After longer than the node waits: run it after that wait, whatever the mode or the retries', () => {
 		for (const how of [adaptive, { ...adaptive, sending: 'batches' as const, atOnce: 50 }]) {
-			const tooLong = { why: 'wait too long', turnedAway: 1, spentMs: 0 } as const;
+			const tooLong = { why: 'wait too long', turnedAway: 1, turnedAwayForMs: 0 } as const;
 			const { message, description } = rateLimitAdvice(tooMany('120', tooLong), how);
 			expect(message).toBe(
 				'Rate limited by the service (429): asked to wait 120 s (Retry-After), longer than this node waits',
@@ -109,7 +109,7 @@ describe('a 429 the item failed with: advice that fits how it was sent, naming n
 			pushBack: {},
 			message: 'Could not connect to 127.0.0.1:9: connection refused',
 			description: 'Check that the service is reachable.',
-			stopped: { ...spent, spentMs: 31_000 },
+			stopped: { ...spent, turnedAwayForMs: 31_000 },
 		};
 		expect(rateLimitAdvice(refused, adaptive)).toEqual({
 			...refused,

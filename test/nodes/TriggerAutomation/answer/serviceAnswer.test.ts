@@ -116,7 +116,7 @@ describe('a 503 with Retry-After is a push-back: nothing was created, the item i
 
 	it('once the item fails, it is led by the advice that fits how it was sent, as a 429 is', () => {
 		const failure = answered(503, { ...NGINX_HEADERS, 'retry-after': '1' }, NGINX_503_PAGE);
-		const stopped = { why: 'retries spent', turnedAway: 6, spentMs: 5_400 } as const;
+		const stopped = { why: 'retries spent', turnedAway: 6, turnedAwayForMs: 5_400 } as const;
 		const how = { sending: 'adaptive', atOnce: 1, retries: 5 } as const;
 		const { message, description } = rateLimitAdvice({ ...failure, stopped }, how);
 		expect(message).toBe(

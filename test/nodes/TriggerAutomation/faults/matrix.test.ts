@@ -1,6 +1,6 @@
 /**
- * The fault matrix itself: docs/fault-matrix.md is exactly the table the tests run, and the checks
- * every case relies on can fail.
+ * The fault matrix itself: docs/testing.md's summary of it is generated from the cases the tests
+ * run, and the checks every case relies on can fail.
  *
  * After changing test/support/faultMatrix/:
  *   UPDATE_FAULT_MATRIX=1 npx vitest run test/nodes/TriggerAutomation/faults/matrix.test.ts
@@ -12,23 +12,34 @@ import { describe, expect, it } from 'vitest';
 import { PACKAGE_DIR } from '../../../../dev/packageDir';
 import { FAILURE_CODES } from '../../../../nodes/TriggerAutomation/answer/failure';
 import { CASES, INPUT_GROUPS } from '../../../support/faultMatrix';
-import { renderFaultMatrix } from '../../../support/faultMatrix/render';
+import { MARKERS, renderFaultMatrix } from '../../../support/faultMatrix/render';
 import type { ReceivedRequest } from '../../../support/receiver';
 import { specViolations } from '../../../support/receiver';
 import { SECRET, T, VECTORS } from '../../../support/signatureVectors';
 import { expectNoLeak } from '../../../support/leaks';
 import { expectNoDuplicates, templateRegExp } from '../../../support/matrixRunner';
 
-const PAGE = join(PACKAGE_DIR, 'docs', 'fault-matrix.md');
+const PAGE = join(PACKAGE_DIR, 'docs', 'testing.md');
 
-describe('the fault matrix in docs/fault-matrix.md', () => {
-	it('is the table the fault tests run', () => {
+describe("the fault matrix's summary in docs/testing.md", () => {
+	it('is the one the cases the fault tests run render', () => {
 		const rendered = renderFaultMatrix();
-		if (process.env.UPDATE_FAULT_MATRIX === '1') writeFileSync(PAGE, rendered);
+		const page = readFileSync(PAGE, 'utf8');
+		const [from, to] = [page.indexOf(MARKERS[0]), page.indexOf(MARKERS[1])];
+		expect(from).toBeGreaterThan(-1);
+		expect(to).toBeGreaterThan(from);
+		const kept = page.slice(from, to + MARKERS[1].length);
+		if (process.env.UPDATE_FAULT_MATRIX === '1') writeFileSync(PAGE, page.replace(kept, rendered));
 		expect(
-			readFileSync(PAGE, 'utf8'),
+			process.env.UPDATE_FAULT_MATRIX === '1' ? rendered : kept,
 			'run UPDATE_FAULT_MATRIX=1 npx vitest run test/nodes/TriggerAutomation/faults/matrix.test.ts',
 		).toBe(rendered);
+	});
+
+	it('counts every case once, by group', () => {
+		const counts = [...renderFaultMatrix().matchAll(/^\| (?!Group|All|---)[^|]+\| (\d+) \|/gm)];
+		expect(counts.reduce((sum, [, n]) => sum + Number(n), 0)).toBe(CASES.length);
+		expect(counts.length).toBe(new Set(CASES.map((c) => c.group)).size);
 	});
 
 	it('tries at least 40 bad inputs and 12 faults, each case once', () => {

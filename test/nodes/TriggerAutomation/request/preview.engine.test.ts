@@ -2,7 +2,7 @@
  * Options → Preview Only (Don't Send), in n8n's engine against the simulator: nothing reaches the
  * service, each item shows the exact body and the timestamp it was signed with, and those two,
  * signed with the real secret, give a request the simulator accepts; the recipe in
- * docs/signature-recipe.md recomputes the same signature with openssl.
+ * docs/reference.md's openssl recipe recomputes the same signature.
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -108,8 +108,9 @@ describe('Preview Only: what would be sent, and nothing is', () => {
 		});
 	});
 
-	it('docs/signature-recipe.md: its openssl line recomputes the full signature of a preview', async () => {
-		const recipe = readFileSync(join(PACKAGE_DIR, 'docs', 'signature-recipe.md'), 'utf8');
+	it("docs/reference.md's openssl recipe recomputes the full signature of a preview", async () => {
+		const page = readFileSync(join(PACKAGE_DIR, 'docs', 'reference.md'), 'utf8');
+		const recipe = page.slice(page.indexOf('## Recompute a signature with openssl'));
 		const block = /```sh\n([\s\S]*?)```/.exec(recipe)![1].split('\n');
 		expect(block.some((line) => line.startsWith('T='))).toBe(true);
 		expect(block.some((line) => line.startsWith('BODY='))).toBe(true);
