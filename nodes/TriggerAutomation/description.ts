@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { MAX_IN_FLIGHT, MAX_RETRIES } from './limits';
 import { panelEventsProperty } from './nodesPanel';
-import { RESEND_POLICY, plain } from './sending/resendPolicy';
+import { RESEND_POLICY, plain } from './resendWords';
 
 /** The labels the editor shows; error messages name the fields with the same words. */
 export const LABELS = {

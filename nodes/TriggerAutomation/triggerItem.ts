@@ -25,8 +25,8 @@ export async function triggerItem(
 	const { target, options } = execution;
 	const body = bodyForItem(execution.ctx, execution.items[itemIndex], itemIndex);
 	if (options.preview) return previewItem(execution, body);
-	let tries: Tries = { resent: 0, spent: 0 };
-	let acceptedSeen = pace.accepted;
+	let tries: Tries = { resent: 0, charged: 0 };
+	let acceptedSeen = pace.acceptedCount;
 	let afterMs: number | undefined;
 	let failure: Failure | undefined;
 	let firstTurnedAwayAt: number | undefined;
@@ -49,9 +49,9 @@ export async function triggerItem(
 			failure,
 			tries,
 			options.retries,
-			pace.accepted !== acceptedSeen,
+			pace.acceptedCount !== acceptedSeen,
 		);
-		acceptedSeen = pace.accepted;
+		acceptedSeen = pace.acceptedCount;
 		tries = decision.tries;
 		if (decision.resend) {
 			firstTurnedAwayAt ??= Date.now();

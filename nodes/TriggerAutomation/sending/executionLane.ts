@@ -27,8 +27,16 @@ export class ExecutionLane {
 		stop?.addEventListener('abort', this.onStop, { once: true });
 	}
 
-	get accepted(): number {
-		return this.limiter.accepted;
+	/** Items of the execution not yet read (sendAdaptively keeps it). */
+	unread = 0;
+
+	/** Requests it still has to send: waiting for a turn, and not yet read. */
+	get demand(): number {
+		return this.unread + this.newItems.length + this.resends.length;
+	}
+
+	get acceptedCount(): number {
+		return this.limiter.acceptedCount;
 	}
 
 	/** When its next re-send may go (infinity: none waits). */

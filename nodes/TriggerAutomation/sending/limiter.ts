@@ -20,8 +20,8 @@ export const GROWTH = 0.5;
 export const BURST_MS = 10;
 
 export class ServiceLimiter {
-	/** Accepted answers: a turn-away while others are accepted costs no retry (resendPolicy.ts). */
-	accepted = 0;
+	/** Accepted answers: what the re-send policy counts under Adaptive (resendPolicy.ts). */
+	acceptedCount = 0;
 	inFlight = 0;
 	/** The service said (by a Retry-After or a quota's header) nothing goes before `until`. */
 	closed: { until: number; by: 'Retry-After' | QuotaReading['header'] } = {
@@ -44,13 +44,12 @@ export class ServiceLimiter {
 	private quota: QuotaReading | undefined;
 	/** When this window began (its reset passed), and was first told (requests since are budgeted). */
 	private windowFrom = -Infinity;
-	private toldAt = Infinity;
+	private quotaReadAt = Infinity;
 	/** After a reset, one request goes alone ('sent') until an answer tells the quota anew. */
 	private probe: 'none' | 'due' | 'sent' = 'none';
 	/** Others spend the quota too: the budget goes spread to the reset, one start by `nextAt`. */
-	private shared = false;
+	private quotaShared = false;
 	private nextAt = 0;
-	private mostRemaining = 0;
 	private timer: AbortController | undefined;
 	private timerAt = 0;
 
@@ -61,18 +60,22 @@ export class ServiceLimiter {
 		const reading = sentAt >= this.windowFrom ? attempt?.quota : undefined;
 		if (this.probe === 'sent' && (!ended || sentAt >= this.windowFrom)) {
 			this.probe = attempt ? 'none' : 'due';
-			// Less than a new window had before: others spent part of it first.
-			if (reading && reading.remaining < this.mostRemaining) this.shared = true;
 		}
-		if (attempt) this.heard(sentAt, attempt, reading, Date.now());
+		if (attempt) this.onAnswer(sentAt, attempt, reading, Date.now());
 		this.dispatch();
 	}
 
-	private heard(sentAt: number, attempt: Attempt, reading: QuotaReading | undefined, now: number) {
+	private onAnswer(
+		sentAt: number,
+		attempt: Attempt,
+		reading: QuotaReading | undefined,
+		now: number,
+	) {
 		const accepted = 'accepted' in attempt;
 		// Alone, a request the budget had room for is never turned away: others spend the quota.
-		if (!accepted && reading?.remaining === 0 && sentAt >= this.toldAt) this.shared = true;
-		if (reading) this.told(reading, now);
+		if (!accepted && reading?.remaining === 0 && sentAt >= this.quotaReadAt)
+			this.quotaShared = true;
+		if (reading) this.keepQuota(reading, now);
 		// An accepted answer that told nothing was still counted by the service.
 		else if (this.quota && accepted) this.quota.remaining--;
 		if (accepted) return this.acceptedOne(sentAt, now);
@@ -85,9 +88,8 @@ export class ServiceLimiter {
 	}
 
 	/** An answer of this window told `reading`: an older one never raises what is left. */
-	private told(reading: QuotaReading, now: number): void {
-		this.toldAt = Math.min(this.toldAt, now);
-		this.mostRemaining = Math.max(this.mostRemaining, reading.remaining);
+	private keepQuota(reading: QuotaReading, now: number): void {
+		this.quotaReadAt = Math.min(this.quotaReadAt, now);
 		this.quota = {
 			...reading,
 			remaining: Math.min(reading.remaining, this.quota?.remaining ?? Infinity),
@@ -96,7 +98,7 @@ export class ServiceLimiter {
 	}
 
 	private acceptedOne(sentAt: number, now: number): void {
-		this.accepted++;
+		this.acceptedCount++;
 		this.counted.accepted++;
 		if (this.perSecond === Infinity || now < this.pausedUntil) return;
 		if (this.slowStart) this.perSecond += 1000 / Math.max(1, now - sentAt);
@@ -128,16 +130,19 @@ export class ServiceLimiter {
 	private quotaWaitMs(now: number): number {
 		if (this.quota && now >= this.quota.resetAt) {
 			[this.quota, this.windowFrom, this.probe] = [undefined, now, 'due'];
-			[this.toldAt, this.nextAt] = [Infinity, 0];
+			[this.quotaReadAt, this.nextAt] = [Infinity, 0];
 		}
 		if (!this.quota) return this.probe === 'sent' ? Infinity : 0;
 		const { remaining, resetAt, header } = this.quota;
 		const budget = remaining - this.inFlight;
-		// Shared: spread over the time to the reset, so that the answers tell the others' use.
-		if (budget > 0 && (!this.shared || tooLongToWait(resetAt - now))) return 0;
+		// More to send than the budget, or others spend it too: spread over the time to the reset, so
+		// that the answers tell the others' use before the rest goes.
+		const demand = this.lanes.reduce((sum, lane) => sum + lane.demand, 0);
+		const spread = demand > budget || this.quotaShared;
+		if (budget > 0 && (!spread || tooLongToWait(resetAt - now))) return 0;
 		if (budget > 0 && now < this.nextAt) return this.nextAt - now;
 		if (budget > 0) {
-			this.nextAt = now + (resetAt - now) / budget;
+			this.nextAt = now + (resetAt - now) / budget / 2;
 			return 0;
 		}
 		// The answers of those in flight free their part of the budget.

@@ -13,7 +13,7 @@ import type { WaitTally } from './waitTally';
 /** An item's way to the service, under the Sending mode chosen. */
 export interface Pace {
 	/** Answers accepted so far: the execution's, or under Adaptive the service's in this process. */
-	readonly accepted: number;
+	readonly acceptedCount: number;
 	readonly tally: WaitTally;
 	/**
 	 * Sends one request at its turn (a re-send: `afterMs` after its item was turned away, or
@@ -29,7 +29,7 @@ const pause = async (ms: number, signal?: AbortSignal) =>
 /** Fixed Batches and One at a Time: an item waits only before its re-send. */
 function waitingPace(stop: AbortSignal | undefined, tally: WaitTally): Pace {
 	const pace = {
-		accepted: 0,
+		acceptedCount: 0,
 		tally,
 		attempt: async (send: () => Promise<Attempt>, afterMs?: number) => {
 			const tracked = tally.track(afterMs !== undefined);
@@ -39,7 +39,7 @@ function waitingPace(stop: AbortSignal | undefined, tally: WaitTally): Pace {
 				if (stop?.aborted) return undefined;
 				tracked.sent();
 				attempt = await send();
-				if ('accepted' in attempt) pace.accepted++;
+				if ('accepted' in attempt) pace.acceptedCount++;
 				return attempt;
 			} finally {
 				tracked.done(attempt);
@@ -96,6 +96,7 @@ export async function sendAdaptively(plan: Sending): Promise<Outcome[]> {
 			// One new item waits for its turn at a time: the rest are not read yet (memory).
 			await lane.room();
 			if (stop?.aborted || halted) break;
+			lane.unread = count - itemIndex - 1;
 			const sent = send(itemIndex, lane).then((outcome) => {
 				byItem[itemIndex] = outcome;
 				halted ||= outcome !== undefined && halt(outcome);
