@@ -191,7 +191,7 @@ async function engineNoLimitPart(options: Options): Promise<Part> {
 		rounds: `a-engine ${rounds}`,
 		section: `## No limit: beside the HTTP Request node
 
-n8n-core's engine in the bench's process (dev/engine.ts, credentials in memory), one execution of ${ENGINE_NO_LIMIT_ITEMS} items, both nodes at their defaults, On Error → Continue, a new \`{base_url}\` per run; every item accepted, none failed. In the real app the HTTP Request node decrypts its credential from the database for every item in turn, which alone keeps it far behind; here the ratio shows what Trigger Automation's sending costs where nothing limits it. ${rounds} rounds per answer time (alternating order) after one unmeasured run of each.
+n8n-core's engine in the bench's process (dev/engine.ts, credentials in memory), one execution of ${ENGINE_NO_LIMIT_ITEMS} items, both nodes at their defaults, On Error → Continue, a new \`{base_url}\` per run; every item accepted, none failed. In the real app the HTTP Request node decrypts its credential from the database for every item in turn, which alone keeps it far behind; here the ratio shows what Trigger Automation's sending costs where nothing limits it. ${rounds} round${rounds === 1 ? '' : 's'} per answer time (alternating order) after one unmeasured run of each.
 
 ${table(head, engineNoLimitRows(result))}
 `,
@@ -475,18 +475,24 @@ async function main(): Promise<void> {
 	await useSnapshot();
 	// In issue 75's order of targets; the checks kept from before it last.
 	const parts: Part[] = [];
-	if (wants('a-engine')) parts.push(await engineNoLimitPart(options));
-	if (wants('i')) parts.push(await largePart(options));
+	/** Runs a part, logging how long it took (for estimating a full run). */
+	const run = async (part: () => Part | Promise<Part>) => {
+		const partStarted = process.hrtime.bigint();
+		parts.push(await part());
+		log(`  (${parts[parts.length - 1].rounds}: ${num(elapsedMs(partStarted) / 1000)} s)`);
+	};
+	if (wants('a-engine')) await run(() => engineNoLimitPart(options));
+	if (wants('i')) await run(() => largePart(options));
 	const scenarios = SCENARIOS.filter((scenario) => wants(scenario.id));
-	if (scenarios.length > 0) parts.push(await scenariosPart(scenarios, options));
+	if (scenarios.length > 0) await run(() => scenariosPart(scenarios, options));
 	if (PROCESS_SCENARIOS.some((scenario) => wants(scenario.id)))
-		parts.push(await manyProcessesPart(options, wants));
-	if (wants(QUEUE_SCENARIO.id)) parts.push(await queueModePart(options));
-	if (wants('real')) parts.push(await realLimitersPart(options));
-	if (wants('throughput')) parts.push(await throughputPart(options));
-	if (wants('signing')) parts.push(signingPart());
-	if (wants('memory')) parts.push(await memoryPart(options));
-	if (wants('load')) parts.push(loadPart(options));
+		await run(() => manyProcessesPart(options, wants));
+	if (wants(QUEUE_SCENARIO.id)) await run(() => queueModePart(options));
+	if (wants('real')) await run(() => realLimitersPart(options));
+	if (wants('throughput')) await run(() => throughputPart(options));
+	if (wants('signing')) await run(signingPart);
+	if (wants('memory')) await run(() => memoryPart(options));
+	if (wants('load')) await run(() => loadPart(options));
 	const wallS = elapsedMs(started) / 1000;
 	const stealS = stealSeconds() - stealStart;
 	const [loadAfter] = loadavg();

@@ -121,5 +121,5 @@ export function largeCheck(runs: LargeRun[]): Check {
 
 export function largeSection(runs: LargeRun[]): string {
 	const mib = (f: (r: LargeRun) => number) => spread(summarize(runs.map(f)), 0, ' MiB');
-	return `One execution of ${num(LARGE_ITEMS)} items, Start (items pinned) → Trigger Automation at its defaults, ${LARGE_DELAY_MS} ms answers, no limit, in n8n-core's engine in a fresh process per run (after a warm-up run of 1,000 items), so that the peak RSS (the kernel's VmHWM, reset at the baseline) is that one process's. ${runs.length} runs: ${spread(summarize(runs.map((r) => r.itemsPerSecond)))} items/s; RSS before the run ${mib((r) => r.rssBefore / 2 ** 20)}, peak ${mib((r) => r.peakRss / 2 ** 20)}.`;
+	return `One execution of ${num(LARGE_ITEMS)} items, Start (items pinned) → Trigger Automation at its defaults, ${LARGE_DELAY_MS} ms answers, no limit, in n8n-core's engine in a fresh process per run (after a warm-up run of 1,000 items), so that the peak RSS (the kernel's VmHWM, reset at the baseline) is that one process's. ${runs.length} run${runs.length === 1 ? '' : 's'}: ${spread(summarize(runs.map((r) => r.itemsPerSecond)))} items/s; RSS before the run ${mib((r) => r.rssBefore / 2 ** 20)}, peak ${mib((r) => r.peakRss / 2 ** 20)}.`;
 }
