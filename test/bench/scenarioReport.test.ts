@@ -64,7 +64,7 @@ describe("issue 75's scenarios: the checks", () => {
 			},
 		};
 		const [, tooMany] = scenarioChecks(result);
-		expect(tooMany).toMatchObject({ result: '72 ÷ 500', met: true });
+		expect(tooMany).toMatchObject({ result: '72; AWS SDK limiter 500', met: true });
 		result.h[50].aws = [run(19, 71)];
 		expect(scenarioChecks(result)[1].met).toBe(false);
 	});
