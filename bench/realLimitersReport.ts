@@ -98,7 +98,7 @@ export function realChecks(cases: RealCase[], result: RealRun[][]): Check[] {
 	for (const [key, group] of groups) {
 		const many = group[0].workload === 'processes';
 		const maxRatio = many ? REAL_TARGET.timeVsIdealProcesses : REAL_TARGET.timeVsIdeal;
-		const at = `Quotas told by real limiters and the simulator, ${key}`;
+		const at = `Real limiters, ${key}`;
 		const time = worst(
 			group,
 			(f) => f.vsIdeal,
@@ -122,14 +122,14 @@ export function realChecks(cases: RealCase[], result: RealRun[][]): Check[] {
 		checks.push({
 			label: many
 				? `${at}: 429s per item (median)`
-				: `${at}: 429s to requests sent ≥ ${READ_MARGIN_MS} ms after the process read the quota (median)`,
+				: `${at}: 429s to requests sent ≥ ${READ_MARGIN_MS} ms after the quota was read (median)`,
 			target: many ? `≤ ${REAL_TARGET.perItemProcesses}` : `${REAL_TARGET.late}`,
 			...tooMany,
 		});
 	}
 	const notOnce = cases.filter((_, i) => !result[i].every((r) => r.eachOnce));
 	checks.push({
-		label: 'Quotas told by real limiters and the simulator: every item accepted exactly once',
+		label: 'Real limiters: every item accepted exactly once',
 		result: notOnce.length
 			? `**not in ${notOnce.map((c) => `${c.side.id} ${c.workload}`).join(', ')}**`
 			: 'all, every round',
