@@ -186,13 +186,6 @@ export class Production {
 		};
 	}
 
-	/** The items an execution's Split Out passed on (its webhook call's orders), via n8n's REST API. */
-	async executionItems(executionId: string): Promise<IDataObject[]> {
-		const execution = await this.rest.execution(executionId);
-		const split = execution.data.resultData.runData['Split Out']?.[0];
-		return (split?.data?.main[0] ?? []).map((item) => item.json as IDataObject);
-	}
-
 	get version(): string {
 		return this.n8n.version;
 	}

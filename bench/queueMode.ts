@@ -1,16 +1,12 @@
 /**
- * The real queue mode behind nginx (issue 53, item 3): n8n's main and two workers (`n8n worker`) on
- * Redis and PostgreSQL from Debian (e2e/support/queueServices.ts, as the queue-mode suite runs
- * them), the package installed on each (bench/production.ts). A burst of executions is N calls of
- * the main's production webhook at once; the main enqueues them and the workers run them, each
- * worker's Trigger Automation learning the service's limit alone. In front of the service (the
- * receiver, 50 ms answers, no limit of its own) Debian's nginx with `limit_req` as in (nginx):
- * 50 r/s, burst 10, 429, no Retry-After; its refusals are counted in its access log
- * (bench/nginxLog.ts), blind or informed (bench/refusals.ts). Which worker ran which execution is
- * in the workers' logs, which items each execution had in n8n's REST API, and the receiver notes
- * each accepted body's hash: so each worker's share of the accepted requests while both were
- * sending (bench/processShares.ts) is counted at the service, and when each worker's last
- * execution ended, from PostgreSQL.
+ * The real queue mode behind nginx: n8n's main and two workers (`n8n worker`) on Redis and
+ * PostgreSQL from Debian (e2e/support/queueServices.ts, as the queue-mode suite runs them), the
+ * package installed on each (bench/production.ts). A burst of executions is N calls of the main's
+ * production webhook at once; the main enqueues them and the workers run them, each worker's
+ * Trigger Automation learning the service's limit alone. In front of the service (the receiver,
+ * 50 ms answers, no limit of its own) Debian's nginx with `limit_req` as in (nginx): 50 r/s,
+ * burst 10, 429, no Retry-After; its refusals are counted in its access log (bench/nginxLog.ts).
+ * Which worker ran which execution is in the workers' logs.
  */
 import type { RunningNginx } from '../e2e/support/nginx';
 import { startNginx } from '../e2e/support/nginx';
@@ -19,9 +15,7 @@ import { NGINX_LIMIT, SERVICE_DELAY_MS } from './defaults';
 import type { SharedLimitRun } from './manyProcesses';
 import { nginxRefusals } from './nginxLog';
 import { Production } from './production';
-import { processShares } from './processShares';
-import { Receiver, addFingerprint, bodyHash } from './receiver';
-import { countRefusals } from './refusals';
+import { Receiver, addFingerprint } from './receiver';
 import { SECRET, WEBHOOK_PATH, bodyFor, failedItem, orderItem } from './workload';
 
 export const QUEUE_SCENARIO = {
@@ -36,10 +30,8 @@ export const QUEUE_ITEMS = QUEUE_SCENARIO.executions * QUEUE_SCENARIO.itemsPerEx
 export const QUEUE_IDEAL_SECONDS = QUEUE_ITEMS / NGINX_LIMIT.ratePerSecond;
 
 export interface QueueRun extends SharedLimitRun {
-	/** Per worker: the executions it ran … */
+	/** Per worker: the executions it ran. */
 	executions: number[];
-	/** … and when its last one ended, s after the first execution of the burst started. */
-	lastEndS: number[];
 }
 
 export interface QueueResult {
@@ -47,38 +39,16 @@ export interface QueueResult {
 	runs: QueueRun[];
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** Executions a worker's log says it started, in `log`. */
 const startedIn = (log: string) =>
 	[...log.matchAll(/Worker started execution (\d+)/g)].map((match) => match[1]);
 
-/** Start and end (epoch ms) of each execution, once PostgreSQL has every end. */
-async function executionTimes(services: QueueServices, ids: string[]) {
-	const deadline = Date.now() + 60_000;
-	for (;;) {
-		const rows = services.query(
-			`select id, extract(epoch from "startedAt") * 1000, extract(epoch from "stoppedAt") * 1000 from execution_entity where id in (${ids.join(',')});`,
-		);
-		if (rows.length === ids.length && rows.every(([, , stopped]) => stopped !== '')) {
-			return new Map(
-				rows.map(([id, started, stopped]) => [id, [Number(started), Number(stopped)]]),
-			);
-		}
-		if (Date.now() > deadline) throw new Error(`(queue) executions not ended: ${rows.length}`);
-		await sleep(250);
-	}
-}
-
 let services = 0;
-/** orderItem(i).orderId − i */
-const ORDER_ID_BASE = Number(orderItem(0).orderId);
 
 async function once(
 	production: Production,
 	receiver: Receiver,
 	nginx: RunningNginx,
-	queue: QueueServices,
 	executions: ReturnType<typeof orderItem>[][],
 	fingerprint: number,
 ): Promise<QueueRun> {
@@ -94,35 +64,12 @@ async function once(
 	const ran = production.workers.map((worker, w) =>
 		startedIn(worker.log.slice(workerLogBefore[w])),
 	);
-	const times = await executionTimes(queue, ran.flat());
-	// Whose each accepted request was: its body's hash → its item → its execution → the worker.
-	const workerOf = new Map<number, number>();
-	for (const [w, ids] of ran.entries()) {
-		for (const id of ids) {
-			for (const item of await production.executionItems(id)) {
-				workerOf.set(bodyHash(bodyFor(orderItem(Number(item.orderId) - ORDER_ID_BASE))), w);
-			}
-		}
-	}
-	if (got.admitted.some((a) => !workerOf.has(a.hash))) {
-		throw new Error('(queue): an accepted request of no execution the workers ran');
-	}
-	const { shares, windowEndMs } = processShares(
-		ran.map((_, w) => got.admitted.filter((a) => workerOf.get(a.hash) === w).map((a) => a.atMs)),
-	);
-	const firstStart = Math.min(...[...times.values()].map(([started]) => started));
 	return {
 		seconds,
 		eachOnce: got.accepted === QUEUE_ITEMS && got.fingerprint === fingerprint,
 		failed: output.filter(failedItem).length,
 		tooMany: refusals.length,
-		...countRefusals(refusals),
 		executions: ran.map((ids) => ids.length),
-		lastEndS: ran.map((ids) =>
-			ids.length === 0 ? 0 : (Math.max(...ids.map((id) => times.get(id)![1])) - firstStart) / 1000,
-		),
-		shares,
-		windowEndS: windowEndMs / 1000,
 	};
 }
 
@@ -150,14 +97,11 @@ export async function measureQueueMode(rounds: number): Promise<QueueResult> {
 		);
 		const runs: QueueRun[] = [];
 		for (let round = 0; round < rounds; round++) {
-			const run = await once(production, receiver, nginx, queue, executions, fingerprint);
+			const run = await once(production, receiver, nginx, executions, fingerprint);
 			runs.push(run);
 			process.stderr.write(
 				`  (queue) ${run.seconds.toFixed(1)} s (ideal ${QUEUE_IDEAL_SECONDS} s), ` +
-					`${run.tooMany} refusals (${run.blind} blind, ${run.informed} informed), ` +
-					`executions per worker ${run.executions.join(' ')}, ` +
-					`shares ${run.shares.map((x) => x.toFixed(2)).join(' ')} to ${run.windowEndS.toFixed(1)} s, last ended at ` +
-					`${run.lastEndS.map((s) => s.toFixed(1)).join(' ')} s` +
+					`${run.tooMany} refusals, executions per worker ${run.executions.join(' ')}` +
 					`${run.eachOnce && run.failed === 0 ? '' : ', NOT every item accepted once'}\n`,
 			);
 		}

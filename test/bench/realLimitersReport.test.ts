@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 
 import type { QuotaSide, RealCase, RealRun } from '../../bench/realLimitersRun';
-import { caseFigures, idealSeconds, realChecks } from '../../bench/realLimitersReport';
+import { caseFigures, idealSeconds, realChecks, realTable } from '../../bench/realLimitersReport';
 
 const side = (id: string): QuotaSide => ({
 	id,
@@ -57,5 +57,26 @@ describe('quotas told by real limiters: the report', () => {
 		expect(checks[2].target).toBe('≤ 1.15×');
 		expect(checks[3].result).toBe('worst 0.20 (a); 1 of 1 met');
 		expect(checks[4].result).toBe('all, every round');
+	});
+
+	it('the table: a row per limiter and mode, a column per workload and quota', () => {
+		const cases: RealCase[] = [
+			{ side: side('a'), quota, workload: 'one' },
+			{ side: side('a'), quota, workload: 'processes' },
+			{ side: side('b'), quota, workload: 'one' },
+		];
+		const lines = realTable(cases, [[run(5.2, 3, 1)], [run(5.5, 20)], [run(6, 0, 0, false)]]).split(
+			'\n',
+		);
+		expect(lines).toHaveLength(4);
+		expect(lines[0]).toBe(
+			'| Limiter | Mode | one execution of 100 items, 20 per 1 s | 4 processes × 5 executions × 5 items at once, 20 per 1 s |',
+		);
+		expect(lines[2]).toBe(
+			'| limiter 1.0.0 | mode | 5.20 s, 1.04×, 3 (1) | 5.50 s, 1.10×, 20 (0) |',
+		);
+		expect(lines[3]).toBe(
+			'| limiter 1.0.0 | mode | 6.00 s, 1.20×, 0 (0), **not each item once** | — |',
+		);
 	});
 });

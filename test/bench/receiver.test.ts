@@ -1,8 +1,9 @@
 /**
- * The bench's receiver (bench/receiver.ts) tells blind 429s from informed ones on its own clock:
- * scripted orders of arrivals against the real server on 127.0.0.1, every request refused (a
- * service busy for the whole test). A request arrives when its connection is accepted, or on a
- * connection used before, when its headers are read; the test waits for the server to have accepted
+ * The bench's receiver (bench/receiver.ts) notes when each refused request arrived and when its 429
+ * was answered, on its own clock (what bench/refusals.ts counts a quota's 429s by): scripted orders
+ * of arrivals against the real server on 127.0.0.1, every request refused (a service busy for the
+ * whole test). A request arrives when its connection is accepted, or on a connection used before,
+ * when its headers are read; the test waits for the server to have accepted
  * a connection, or read a request's headers (Expect: 100-continue: it answers 100 Continue then),
  * before it lets anything else happen. It also notes whose each accepted request was.
  */
@@ -13,7 +14,7 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { addFingerprint, bodyHash, receiverService } from '../../bench/receiver';
-import { countRefusals } from '../../bench/refusals';
+import type { Refusal } from '../../bench/refusals';
 import { buildSignatureHeader } from '../../credentials/common/signature';
 
 const SECRET = 'whsec_receiver_test';
@@ -79,19 +80,26 @@ async function accepted(): Promise<{ send: () => Promise<number> }> {
 	};
 }
 
-describe('blind and informed 429s at the receiver', () => {
-	it('a 429 is blind when its request arrived before the run’s first 429 was answered, informed after', async () => {
+/** The run's 429s whose request arrived by the time its first 429 was answered, and the others. */
+function byFirstAnswer(refusals: Refusal[]) {
+	const firstAnswered = refusals.reduce((first, r) => Math.min(first, r.answeredMs), Infinity);
+	const before = refusals.filter((r) => r.arrivedMs <= firstAnswered).length;
+	return { before, after: refusals.length - before };
+}
+
+describe('when a refused request arrived, on the receiver’s clock', () => {
+	it('a request that arrived before the run’s first 429 was answered counts before it, however late its own 429', async () => {
 		service.take();
 		const first = await arrived();
 		const early = await arrived();
 		expect(await first.send()).toBe(429);
-		// Arrived before the first 429 was written, refused after it: still blind.
+		// Arrived before the first 429 was written, refused after it: still before it.
 		expect(await early.send()).toBe(429);
 		expect(await sent()).toBe(429);
 		expect(await sent()).toBe(429);
 		const got = service.take();
 		expect(got.tooMany).toBe(4);
-		expect(countRefusals(got.refusals)).toEqual({ blind: 2, informed: 2 });
+		expect(byFirstAnswer(got.refusals)).toEqual({ before: 2, after: 2 });
 	});
 
 	it('a request arrived when its connection was accepted, though its headers were read after the first 429', async () => {
@@ -99,7 +107,7 @@ describe('blind and informed 429s at the receiver', () => {
 		const connected = await accepted();
 		expect(await sent()).toBe(429);
 		expect(await connected.send()).toBe(429);
-		expect(countRefusals(service.take().refusals)).toEqual({ blind: 2, informed: 0 });
+		expect(byFirstAnswer(service.take().refusals)).toEqual({ before: 2, after: 0 });
 	});
 
 	it('on a connection that served a request before, a request arrived when its headers were read', async () => {
@@ -110,19 +118,19 @@ describe('blind and informed 429s at the receiver', () => {
 			expect(await sent(agent)).toBe(429);
 			const got = service.take();
 			expect(got.connections).toBe(1);
-			expect(countRefusals(got.refusals)).toEqual({ blind: 1, informed: 1 });
+			expect(byFirstAnswer(got.refusals)).toEqual({ before: 1, after: 1 });
 		} finally {
 			agent.destroy();
 		}
 	});
 
-	it('each run starts unknowing: its first 429 is blind whatever the runs before it saw', async () => {
+	it('each run starts afresh: its first 429 counts from its own first answer, whatever the runs before it saw', async () => {
 		service.take();
 		expect(await sent()).toBe(429);
 		expect(await sent()).toBe(429);
-		expect(countRefusals(service.take().refusals)).toEqual({ blind: 1, informed: 1 });
+		expect(byFirstAnswer(service.take().refusals)).toEqual({ before: 1, after: 1 });
 		expect(await sent()).toBe(429);
-		expect(countRefusals(service.take().refusals)).toEqual({ blind: 1, informed: 0 });
+		expect(byFirstAnswer(service.take().refusals)).toEqual({ before: 1, after: 0 });
 	});
 });
 

@@ -1,70 +1,78 @@
 /**
- * The Summary's rows of the scenarios at the defaults (bench/scenarioReport.ts), on scripted runs:
- * informed 429s in the real app are checked per item against issue 53's 0.1, each scenario's
- * worst round, the second burst of (l) on its own.
+ * The Summary's rows of issue 75's scenarios at a limit (bench/scenarioReport.ts), on scripted
+ * runs: the median time ÷ the scenario's ideal against its bound, every item accepted once, and
+ * the 429s in all against the AWS SDK limiter's on the same work.
  */
 import { describe, expect, it } from 'vitest';
 
 import type { DefaultsResult, DefaultsRun } from '../../bench/defaults';
+import { SCENARIOS } from '../../bench/defaults';
 import { scenarioChecks } from '../../bench/scenarioReport';
 
-/** An accepted run of `items` with `informed` informed 429s; the rest of its figures unremarkable. */
-function run(items: number, informed: number, second?: DefaultsRun): DefaultsRun {
-	return {
-		seconds: 10,
-		itemsPerSecond: items / 10,
-		acceptedPerSecond: items / 10,
-		accepted: items,
-		eachOnce: true,
-		failed: 0,
-		tooMany: informed + 1,
-		blind: 1,
-		informed,
-		mostInFlight: 1,
-		arrivals: [],
-		second,
-	};
-}
+const run = (seconds: number, tooMany = 0, eachOnce = true): DefaultsRun => ({
+	seconds,
+	accepted: 200,
+	eachOnce,
+	failed: eachOnce ? 0 : 1,
+	tooMany,
+	mostInFlight: 10,
+});
 
-const informedRow = (result: DefaultsResult, delayMs: number) =>
-	scenarioChecks(result).find((check) =>
-		check.label.startsWith(
-			`Every limited scenario in the real n8n app at the defaults, ${delayMs} ms`,
-		),
-	);
+const scenario = (id: string) => SCENARIOS.find((s) => s.id === id)!;
 
-describe('informed 429s per item in the real app', () => {
-	it('a scenario whose worst round passes 0.1 per item misses, though its median does not', () => {
-		// (c): 50 items; (e): 200 items.
-		const result: DefaultsResult = {
-			c: { 50: { node: [run(50, 2), run(50, 6), run(50, 3)] } },
-			e: { 50: { node: [run(200, 4), run(200, 5)] } },
-		};
-		const row = informedRow(result, 50)!;
-		expect(row.result).toBe('(c) 0.12; (e) 0.03');
-		expect(row.met).toBe(false);
+describe("issue 75's scenarios: the checks", () => {
+	it('every scenario states its ideal; a token bucket is held to 1.15×, a limit that moves to 1.2×', () => {
+		expect(scenario('c').idealSeconds).toBe(20);
+		expect(scenario('e').idealSeconds).toBe(10);
+		expect(scenario('g').idealSeconds).toBe(5);
+		expect(scenario('nginx').idealSeconds).toBe(10);
+		expect(scenario('h').idealSeconds).toBe(10);
+		expect(scenario('j').idealSeconds).toBe(14);
+		expect(scenario('k').idealSeconds).toBe(17);
+		expect(['c', 'e', 'g', 'nginx'].map((id) => scenario(id).maxVsIdeal)).toEqual([
+			1.15, 1.15, 1.15, 1.15,
+		]);
+		expect(['h', 'j', 'k'].map((id) => scenario(id).maxVsIdeal)).toEqual([1.2, 1.2, 1.2]);
 	});
 
-	it('every scenario at or under 0.1 per item in every round meets it, a row per answer time', () => {
+	it('the median time of the rounds decides, not the slowest', () => {
+		// (e): ideal 10 s, at most 11.5 s.
 		const result: DefaultsResult = {
-			c: { 50: { node: [run(50, 5)] }, 20: { node: [run(50, 1)] } },
-			d: { 50: { node: [run(100, 10)] } },
+			e: { 50: { node: [run(11), run(11.4), run(14)], aws: [run(12, 100)] } },
 		};
-		expect(informedRow(result, 50)).toMatchObject({ result: '(c) 0.10; (d) 0.10', met: true });
-		expect(informedRow(result, 20)).toMatchObject({ result: '(c) 0.02', met: true });
+		const [time] = scenarioChecks(result);
+		expect(time.result).toBe('1.14× (1.10–1.40), each item once');
+		expect(time.met).toBe(true);
+		result.e[50].node = [run(11.6), run(11.6), run(9)];
+		expect(scenarioChecks(result)[0].met).toBe(false);
 	});
 
-	it("(l)'s second burst is checked on its own", () => {
+	it('an item lost or doubled in any round fails the time check, whatever the time', () => {
 		const result: DefaultsResult = {
-			l: { 50: { node: [run(500, 5, run(500, 60))] } },
+			e: { 50: { node: [run(10), run(10, 0, false), run(10)], aws: [run(12)] } },
 		};
-		const row = informedRow(result, 50)!;
-		expect(row.result).toBe('(l) 0.01; (l) again 0.12');
-		expect(row.met).toBe(false);
+		expect(scenarioChecks(result)[0]).toMatchObject({ met: false, eachOnce: false });
 	});
 
-	it('a scenario without a limit has no such figure', () => {
-		const result: DefaultsResult = { f: { 50: { node: [run(200, 0)], httpNode: [run(200, 0)] } } };
-		expect(informedRow(result, 50)).toBeUndefined();
+	it("429s in all: Trigger Automation's median at most the AWS SDK limiter's", () => {
+		const result: DefaultsResult = {
+			h: {
+				50: {
+					node: [run(10, 70), run(10, 72), run(10, 90)],
+					aws: [run(19, 500), run(19, 71), run(19, 509)],
+				},
+			},
+		};
+		const [, tooMany] = scenarioChecks(result);
+		expect(tooMany).toMatchObject({ result: '72; AWS SDK limiter 500', met: true });
+		result.h[50].aws = [run(19, 71)];
+		expect(scenarioChecks(result)[1].met).toBe(false);
+	});
+
+	it('without the AWS side there is no 429 row; another answer time is named in the label', () => {
+		const result: DefaultsResult = { c: { 20: { node: [run(21)] } } };
+		const checks = scenarioChecks(result);
+		expect(checks).toHaveLength(1);
+		expect(checks[0].label).toContain('20 ms answers');
 	});
 });
