@@ -13,13 +13,11 @@ import { PACKAGE_DIR } from '../../dev/packageDir';
 import { failureFromError } from '../../nodes/TriggerAutomation/answer/noAnswer';
 import { failureFromAnswer } from '../../nodes/TriggerAutomation/answer/serviceAnswer';
 import { LABELS, nodeProperties } from '../../nodes/TriggerAutomation/description';
+import { RESEND_POLICY, plain, resentHow } from '../../nodes/TriggerAutomation/resendWords';
 import {
-	RESEND_POLICY,
 	RESENT,
 	isResent,
-	plain,
 	resendDecision,
-	resentHow,
 } from '../../nodes/TriggerAutomation/sending/resendPolicy';
 import { section } from '../support/markdown';
 import { ANSWERED_AT, ANSWERED_REQUEST } from '../support/failures';
@@ -107,7 +105,7 @@ describe("the re-send table is told once: the docs and the editor take it from t
 });
 
 describe('the policy does what each row says', () => {
-	const fresh = { resent: 0, spent: 0 };
+	const fresh = { resent: 0, charged: 0 };
 
 	it.each([
 		['429', answer(429)],

@@ -14,16 +14,16 @@ const afterMs = (decision: ReturnType<typeof resendDecision>) =>
 describe('the re-send decision', () => {
 	it('without Retry-After: 0.5 s, doubling, then 32 s however many re-sends, never past the limit', () => {
 		const delays = Array.from({ length: 12 }, (_, resent) =>
-			afterMs(resendDecision(rateLimited(), { resent, spent: 0 }, 5, true)),
+			afterMs(resendDecision(rateLimited(), { resent, charged: 0 }, 5, true)),
 		);
 		expect(delays).toEqual([500, 1000, 2000, 4000, 8000, 16000, ...Array(6).fill(32_000)]);
-		expect(afterMs(resendDecision(rateLimited(), { resent: 1_000, spent: 0 }, 5, true))).toBe(
+		expect(afterMs(resendDecision(rateLimited(), { resent: 1_000, charged: 0 }, 5, true))).toBe(
 			32_000,
 		);
 	});
 
 	it("with Retry-After: the service's wait, up to the longest the node waits; a longer one is not waited for, whatever the retries", () => {
-		const tries = { resent: 9, spent: 1 };
+		const tries = { resent: 9, charged: 1 };
 		expect(afterMs(resendDecision(rateLimited(1_000), tries, 5, false))).toBe(1_000);
 		expect(afterMs(resendDecision(rateLimited(MAX_WAIT_MS), tries, 5, false))).toBe(MAX_WAIT_MS);
 		for (const retries of [0, 5]) {
@@ -35,7 +35,7 @@ describe('the re-send decision', () => {
 	});
 
 	it('a turn-away costs a retry only when no other request of the pace was accepted since; the item stops once more have counted than Retries When Not Accepted allows', () => {
-		let tries: Tries = { resent: 0, spent: 0 };
+		let tries: Tries = { resent: 0, charged: 0 };
 		const whys: string[] = [];
 		// Three turn-aways while others were accepted cost nothing; then three that cost one each.
 		for (const othersAccepted of [true, true, true, false, false, false, false]) {
@@ -44,11 +44,11 @@ describe('the re-send decision', () => {
 			whys.push(decision.resend ? 'resend' : decision.why);
 		}
 		expect(whys).toEqual([...Array(6).fill('resend'), 'retries spent']);
-		expect(tries).toEqual({ resent: 6, spent: 4 });
+		expect(tries).toEqual({ resent: 6, charged: 4 });
 	});
 
 	it('with Retries When Not Accepted at 0, a turn-away is not sent again', () => {
-		expect(resendDecision(rateLimited(1_000), { resent: 0, spent: 0 }, 0, true)).toMatchObject({
+		expect(resendDecision(rateLimited(1_000), { resent: 0, charged: 0 }, 0, true)).toMatchObject({
 			resend: false,
 			why: 'retries off',
 		});
@@ -58,7 +58,7 @@ describe('the re-send decision', () => {
 		const mayHaveRun = { code: 'may_have_run', message: '(500)', pushBack: {} } as const;
 		const unsent = { code: 'rate_limited', message: 'Not sent' } as const;
 		for (const failure of [mayHaveRun, unsent]) {
-			expect(resendDecision(failure, { resent: 0, spent: 0 }, 5, false)).toMatchObject({
+			expect(resendDecision(failure, { resent: 0, charged: 0 }, 5, false)).toMatchObject({
 				resend: false,
 				why: 'never',
 			});
