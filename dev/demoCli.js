@@ -28,8 +28,8 @@ Without options: runs every example workflow through n8n's engine against the lo
                           and again from the first after 10 s without any.
   --quota <n>/<seconds>   With --serve: a quota of n requests per window, told on every answer;
                           beyond it, 429 until the window ends.
-  --quota-headers <form>  How the quota is told: draft (default), ratelimit, x-ratelimit (Reset
-                          as a time, as GitHub) or x-ratelimit-seconds.
+  --quota-headers <form>  How the quota is told: draft (default), draft-07, ratelimit, x-ratelimit
+                          (Reset as a time, as GitHub) or x-ratelimit-seconds.
   --url <webhook URL>     Trigger a real automation once, with the signing secret taken from the
                           ${SECRET_VARIABLE} environment variable. Needs --message.
   --message <text>        The instruction for the automation's AI (data.message).

@@ -25,8 +25,8 @@ Run it again after a change: it rebuilds and restarts n8n with the same data.
   --per-second <n>        The simulator's rate limit: beyond n requests per second, 429.
   --quota <n>/<seconds>   The simulator keeps a quota of n requests per window and tells it on
                           every answer; beyond it, 429 until the window ends.
-  --quota-headers <form>  How it tells the quota: draft (default), ratelimit, x-ratelimit (Reset as
-                          a time, as GitHub) or x-ratelimit-seconds.
+  --quota-headers <form>  How it tells the quota: draft (default), draft-07, ratelimit, x-ratelimit
+                          (Reset as a time, as GitHub) or x-ratelimit-seconds.
   -h, --help              This text.
 
 Examples:

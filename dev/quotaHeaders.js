@@ -7,9 +7,10 @@
  * `npm run dev` and `npm start` are checked with it before anything is built (dev/demoCli.js).
  */
 
-/** The header forms: the IETF draft (-10/-11), its earlier drafts (Kong), X-RateLimit-*. */
+/** The header forms: the IETF draft (-10/-11, and -07), its earlier drafts (Kong), X-RateLimit-*. */
 const QUOTA_FORMS = /** @type {const} */ ([
 	'draft',
+	'draft-07',
 	'ratelimit',
 	'x-ratelimit',
 	'x-ratelimit-seconds',
@@ -24,6 +25,7 @@ const QUOTA_FORMS = /** @type {const} */ ([
 /** @type {Record<QuotaForm, string>} What each form sends, for the user who picked one. */
 const QUOTA_FORM_HEADERS = {
 	draft: 'RateLimit-Policy and RateLimit (IETF draft -10/-11)',
+	'draft-07': 'RateLimit: limit, remaining, reset and RateLimit-Policy (IETF draft -07)',
 	ratelimit: 'RateLimit-Limit, -Remaining, -Reset in seconds (earlier drafts, Kong)',
 	'x-ratelimit': 'X-RateLimit-Limit, -Remaining, -Reset as seconds since 1970 (GitHub)',
 	'x-ratelimit-seconds': 'X-RateLimit-Limit, -Remaining, -Reset in seconds (Envoy)',
@@ -44,6 +46,12 @@ function quotaHeaders({ limit, windowSeconds, form }, remaining, windowEnd, now)
 		return {
 			'RateLimit-Policy': `"default";q=${limit};w=${windowSeconds}`,
 			RateLimit: `"default";r=${remaining};t=${seconds}`,
+		};
+	}
+	if (form === 'draft-07') {
+		return {
+			'RateLimit-Policy': `${limit};w=${windowSeconds}`,
+			RateLimit: `limit=${limit}, remaining=${remaining}, reset=${seconds}`,
 		};
 	}
 	if (form === 'ratelimit') {

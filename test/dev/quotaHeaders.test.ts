@@ -71,7 +71,7 @@ describe('the --quota and --quota-headers flags', () => {
 			problem: expect.stringMatching(/^--quota must be/),
 		});
 		expect(quotaFlags('5/10', 'github')).toEqual({
-			problem: expect.stringMatching(/^--quota-headers must be one of draft, ratelimit/),
+			problem: expect.stringMatching(/^--quota-headers must be one of draft, draft-07, ratelimit/),
 		});
 		expect(quotaFlags(undefined, 'draft')).toEqual({
 			problem: '--quota-headers is only used with --quota',

@@ -303,28 +303,26 @@ describe('the quota told', () => {
 		lane.close();
 	});
 
-	it('shared with others (a request alone after a reset finds less than a window had): the budget goes spread over the time to the reset', async () => {
+	it('with more to send than the budget holds, the budget goes spread over the first half of the time to the reset', async () => {
 		const lane = new ExecutionLane(newService(), undefined);
 		const first = request(lane, [], 'first');
 		await microtasks();
-		first.answer(acceptedTelling(9, 1_000));
+		first.answer(acceptedTelling(4, 1_000));
 		await first.done;
-		await vi.advanceTimersByTimeAsync(1_000);
-		const probe = request(lane, [], 'probe');
-		await microtasks();
-		probe.answer(acceptedTelling(4, 1_000));
-		await probe.done;
-		const t0 = Date.now();
+		// As sendAdaptively says it: items of the execution not yet read.
+		lane.unread = 5;
 		const log: number[] = [];
-		const { sent, record } = requests(lane, 3, log, t0);
-		await advance(600, record);
-		// 4 over 1 s: 250 ms apart; then 3 over the 750 ms left.
-		expect(log).toEqual([0, 250, 500]);
-		for (const each of sent) each.answer(accepted);
+		const { sent, record } = requests(lane, 6, log);
+		await advance(999, record);
+		// 4 of 6 over the first half: the next at a half of the time left ÷ the budget.
+		expect(log).toHaveLength(4);
+		expect(log.slice(0, 2)).toEqual([0, 125]);
+		expect(Math.max(...log)).toBeLessThanOrEqual(500);
+		for (const each of sent.slice(0, 4)) each.answer(accepted);
 		lane.close();
 	});
 
-	it('shared with others (a 429 to a request its budget had room for): the budget goes spread over the time to the reset', async () => {
+	it('shared with others (a 429 to a request its budget had room for): the budget goes spread over the first half of the time to the reset', async () => {
 		const lane = new ExecutionLane(newService(), undefined);
 		const first = request(lane, [], 'first');
 		await microtasks();
@@ -342,7 +340,7 @@ describe('the quota told', () => {
 		const log: number[] = [];
 		const { sent, record } = requests(lane, 2, log);
 		await advance(1_100, record);
-		expect(log).toEqual([0, 1000]);
+		expect(log).toEqual([0, 500]);
 		for (const each of sent) each.answer(accepted);
 		lane.close();
 	});
