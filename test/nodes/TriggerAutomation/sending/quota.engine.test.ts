@@ -141,7 +141,7 @@ describe('a quota two limiters share, as two queue-mode workers do', () => {
 		return await started.promise;
 	}
 
-	it('two processes sharing 10 per 2 s, 3 executions × 4 items each at once: after the first contact, one window's 429s tell each the other spends it, and every item is accepted once', async () => {
+	it("two processes sharing 10 per 2 s, 3 executions × 4 items each at once: after the first contact, one window's 429s tell each the other spends it, and every item is accepted once", async () => {
 		const { quota, seen } = quotaService({ limit: 10, windowSeconds: 2, form: 'draft' });
 		const runs = await Promise.all(
 			['a', 'b'].flatMap((side, s) =>
