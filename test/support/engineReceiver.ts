@@ -21,8 +21,8 @@ export function engineReceiver() {
 		await receiver.start();
 	});
 	afterAll(async () => receiver.stop());
-	// Each test a service of its own ({base_url}): none inherits the pace of Adaptive sending
-	// another test left behind (serviceGate.ts).
+	// Each test a service of its own ({base_url}): none meets a rate limiter of another test's
+	// executions still ending (sending/limiter.ts).
 	let service = 0;
 	beforeEach(() => {
 		receiver.reset();

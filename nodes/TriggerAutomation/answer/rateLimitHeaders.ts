@@ -93,15 +93,12 @@ function draftReading(headers: IDataObject, now: number): QuotaReading | undefin
 	return tightest(readings);
 }
 
-/** A Reset: seconds from now, or a time since 1970 in seconds or ms; or (`dates`) a date. */
-function resetTime(text: string | undefined, now: number, dates: boolean): number | undefined {
-	const value = /^\s*\d+(\.\d+)?\s*$/.test(text ?? '') ? Number(text) : Number.NaN;
+/** A Reset: seconds from now, or a time since 1970 in seconds or ms. */
+function resetTime(text: string | undefined, now: number): number | undefined {
+	if (!/^\s*\d+(\.\d+)?\s*$/.test(text ?? '')) return undefined;
+	const value = Number(text);
 	if (value > EPOCH_MS_FROM) return value;
-	if (value >= 0) return value > EPOCH_SECONDS_FROM ? value * 1000 : now + value * 1000;
-	// rate-limiter-flexible's README (2019-2025) sent `new Date(…)`: Express writes its toString().
-	// Only with a time of day: V8's Date.parse makes a date of nearly anything ('-3', 'hello 1').
-	const date = dates && text && /\d:\d\d/.test(text) ? Date.parse(text) : Number.NaN;
-	return Number.isNaN(date) ? undefined : date;
+	return value > EPOCH_SECONDS_FROM ? value * 1000 : now + value * 1000;
 }
 
 /** Limit (if told), Remaining and Reset by `get`: draft -07's, RateLimit-*, X-RateLimit-*. */
@@ -110,7 +107,7 @@ function trio(get: (n: string) => string | undefined, now: number, header: Quota
 	// "100", or as Envoy and the first drafts write it, "100, 100;w=60": the first item is the limit.
 	const most = limit === undefined ? Infinity : count(members(limit)?.[0].value);
 	const remaining = members(left)?.length === 1 ? count(members(left)?.[0].value) : undefined;
-	const resetAt = resetTime(reset, now, header === 'X-RateLimit-Remaining');
+	const resetAt = resetTime(reset, now);
 	if (remaining === undefined || resetAt === undefined || most === undefined) return undefined;
 	return remaining > most ? undefined : { remaining, resetAt, header };
 }

@@ -1,7 +1,7 @@
 /**
- * One execution's lane in its service's limiter (limiter.ts) under Sending → Adaptive, and its
- * items' Pace: re-sends (in the order turned away) before new items; a turn is taken and given
- * back in `attempt` only. It does not name Pace, so sending/ has no import circle.
+ * One execution's lane in its service's limiter (limiter.ts), and its items' Pace under Sending →
+ * Adaptive: re-sends, in the order turned away, before new items. It does not name Pace, so
+ * sending/ has no import circle.
  */
 import { notSent } from '../answer/rateLimited';
 import type { Attempt } from '../request/attempt';
@@ -12,6 +12,8 @@ import { WaitTally } from './waitTally';
 type Wake = (turn: boolean) => void;
 
 export class ExecutionLane {
+	/** Items of the execution not yet read (sendAdaptively keeps it). */
+	unread = 0;
 	private readonly limiter: ServiceLimiter;
 	private readonly newItems: Wake[] = [];
 	private readonly resends: Array<{ notBefore: number; wake: Wake }> = [];
@@ -26,9 +28,6 @@ export class ExecutionLane {
 		this.limiter = ServiceLimiter.join(service, this);
 		stop?.addEventListener('abort', this.onStop, { once: true });
 	}
-
-	/** Items of the execution not yet read (sendAdaptively keeps it). */
-	unread = 0;
 
 	/** Requests it still has to send: waiting for a turn, and not yet read. */
 	get demand(): number {
@@ -50,10 +49,8 @@ export class ExecutionLane {
 
 	/** A turn: to its first re-send due, else to its first new item. */
 	grant(): void {
-		const now = Date.now();
-		const at = this.resends.findIndex((resend) => resend.notBefore <= now);
-		const wake = at === -1 ? this.newItems.shift()! : this.resends.splice(at, 1)[0].wake;
-		wake(true);
+		const at = this.resends.findIndex((resend) => resend.notBefore <= Date.now());
+		(at === -1 ? this.newItems.shift()! : this.resends.splice(at, 1)[0].wake)(true);
 		if (this.newItems.length === 0) this.makeRoom();
 	}
 
@@ -107,8 +104,9 @@ export class ExecutionLane {
 	}
 
 	private release(): void {
-		for (const wake of this.newItems.splice(0)) wake(false);
-		for (const { wake } of this.resends.splice(0)) wake(false);
+		for (const wake of [...this.newItems.splice(0), ...this.resends.splice(0).map((r) => r.wake)]) {
+			wake(false);
+		}
 		this.makeRoom();
 	}
 }

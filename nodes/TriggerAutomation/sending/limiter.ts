@@ -40,9 +40,8 @@ export class ServiceLimiter {
 	private pauseMs = 0;
 	private counted = { accepted: 0, since: Date.now() };
 	private slowStart = false;
-	/** The quota of this window: the fewest remaining and the earliest reset any answer told. */
+	/** This window's quota: the fewest remaining and the earliest reset told since `windowFrom`. */
 	private quota: QuotaReading | undefined;
-	/** When this window began (its reset passed), and was first told (requests since are budgeted). */
 	private windowFrom = -Infinity;
 	private quotaReadAt = Infinity;
 	/** After a reset, one request goes alone ('sent') until an answer tells the quota anew. */
@@ -57,44 +56,32 @@ export class ServiceLimiter {
 	giveBack(ended?: { sentAt: number; attempt?: Attempt }): void {
 		this.inFlight--;
 		const { sentAt = -Infinity, attempt } = ended ?? {};
-		const reading = sentAt >= this.windowFrom ? attempt?.quota : undefined;
-		if (this.probe === 'sent' && (!ended || sentAt >= this.windowFrom)) {
-			this.probe = attempt ? 'none' : 'due';
-		}
-		if (attempt) this.onAnswer(sentAt, attempt, reading, Date.now());
+		const ofWindow = sentAt >= this.windowFrom;
+		if (this.probe === 'sent' && (!ended || ofWindow)) this.probe = attempt ? 'none' : 'due';
+		if (attempt) this.onAnswer(sentAt, attempt, ofWindow ? attempt.quota : undefined);
 		this.dispatch();
 	}
 
-	private onAnswer(
-		sentAt: number,
-		attempt: Attempt,
-		reading: QuotaReading | undefined,
-		now: number,
-	) {
-		const accepted = 'accepted' in attempt;
+	private onAnswer(sentAt: number, attempt: Attempt, reading?: QuotaReading) {
+		const [now, accepted] = [Date.now(), 'accepted' in attempt];
 		// Alone, a request the budget had room for is never turned away: others spend the quota.
-		if (!accepted && reading?.remaining === 0 && sentAt >= this.quotaReadAt)
+		if (!accepted && reading?.remaining === 0 && sentAt >= this.quotaReadAt) {
 			this.quotaShared = true;
-		if (reading) this.keepQuota(reading, now);
-		// An accepted answer that told nothing was still counted by the service.
-		else if (this.quota && accepted) this.quota.remaining--;
-		if (accepted) return this.acceptedOne(sentAt, now);
+		}
+		// An older answer never raises what remains; one that told nothing was counted too.
+		if (reading) {
+			const { remaining, resetAt } = this.quota ?? reading;
+			this.quotaReadAt = Math.min(this.quotaReadAt, now);
+			this.quota = { ...reading, remaining: Math.min(reading.remaining, remaining) };
+			this.quota.resetAt = Math.min(reading.resetAt, resetAt);
+		} else if (this.quota && accepted) this.quota.remaining--;
+		if ('accepted' in attempt) return this.acceptedOne(sentAt, now);
 		const afterMs = attempt.failure.pushBack?.afterMs ?? 0;
 		if (tooLongToWait(afterMs)) this.close(now + afterMs, 'Retry-After');
 		// A quota told spent holds every start until its reset: its window teaches no rate.
 		else if (attempt.failure.pushBack && reading?.remaining !== 0) {
 			this.pushedBack(sentAt, now, afterMs);
 		}
-	}
-
-	/** An answer of this window told `reading`: an older one never raises what is left. */
-	private keepQuota(reading: QuotaReading, now: number): void {
-		this.quotaReadAt = Math.min(this.quotaReadAt, now);
-		this.quota = {
-			...reading,
-			remaining: Math.min(reading.remaining, this.quota?.remaining ?? Infinity),
-			resetAt: Math.min(reading.resetAt, this.quota?.resetAt ?? Infinity),
-		};
 	}
 
 	private acceptedOne(sentAt: number, now: number): void {
@@ -126,33 +113,36 @@ export class ServiceLimiter {
 		if (until > this.closed.until) this.closed = { until, by };
 	}
 
-	/** 0: a request may start now under the quota; else how long until one may (infinity: an answer). */
+	/** 0: a request may start under the quota; else how long until one may (infinity: an answer). */
 	private quotaWaitMs(now: number): number {
 		if (this.quota && now >= this.quota.resetAt) {
-			[this.quota, this.windowFrom, this.probe] = [undefined, now, 'due'];
-			[this.quotaReadAt, this.nextAt] = [Infinity, 0];
+			[this.quota, this.windowFrom, this.probe, this.quotaReadAt] = [
+				undefined,
+				now,
+				'due',
+				Infinity,
+			];
 		}
 		if (!this.quota) return this.probe === 'sent' ? Infinity : 0;
 		const { remaining, resetAt, header } = this.quota;
 		const budget = remaining - this.inFlight;
-		// More to send than the budget, or others spend it too: spread over the time to the reset, so
-		// that the answers tell the others' use before the rest goes.
-		const demand = this.lanes.reduce((sum, lane) => sum + lane.demand, 0);
-		const spread = demand > budget || this.quotaShared;
-		if (budget > 0 && (!spread || tooLongToWait(resetAt - now))) return 0;
-		if (budget > 0 && now < this.nextAt) return this.nextAt - now;
-		if (budget > 0) {
-			this.nextAt = now + (resetAt - now) / budget / 2;
+		if (budget <= 0) {
+			// The answers of those in flight free their part of the budget.
+			if (this.inFlight > 0) return Infinity;
+			if (!tooLongToWait(resetAt - now)) return resetAt - now;
+			this.close(resetAt, header);
 			return 0;
 		}
-		// The answers of those in flight free their part of the budget.
-		if (this.inFlight > 0) return Infinity;
-		if (!tooLongToWait(resetAt - now)) return resetAt - now;
-		this.close(resetAt, header);
+		// More to send than the budget, or others spend it too: spread over the first half of the
+		// time to the reset, so that the answers tell the others' use before the rest goes.
+		const demand = this.lanes.reduce((sum, lane) => sum + lane.demand, 0);
+		if ((demand <= budget && !this.quotaShared) || tooLongToWait(resetAt - now)) return 0;
+		if (now < this.nextAt) return this.nextAt - now;
+		this.nextAt = now + (resetAt - now) / budget / 2;
 		return 0;
 	}
 
-	/** 0: a request may start now under the rate (it takes the start); else how long until one may. */
+	/** 0: a request may start under the rate (it takes the start); else how long until one may. */
 	private rateWaitMs(now: number): number {
 		if (now < this.pausedUntil) return this.pausedUntil - now;
 		if (this.pauseMs > 0) this.resume();
@@ -168,12 +158,13 @@ export class ServiceLimiter {
 		return Math.ceil(((1 - this.tokens) * 1000) / this.perSecond);
 	}
 
-	/** How long until a request may start (it takes the start at 0; infinity: until an answer). */
+	/** How long until a request may start (it takes the start at 0; infinity: an answer). */
 	private waitMs(now: number): number {
 		// While the service is closed, turns go at once: their items fail unsent.
-		if (now < this.closed.until) return 0;
+		const closed = () => now < this.closed.until;
+		if (closed()) return 0;
 		const quotaMs = this.quotaWaitMs(now);
-		return quotaMs > 0 || now < this.closed.until ? quotaMs : this.rateWaitMs(now);
+		return quotaMs > 0 || closed() ? quotaMs : this.rateWaitMs(now);
 	}
 
 	/** Lets waiting requests start, one execution's in turn (a rotation), while the limits allow. */
@@ -185,11 +176,10 @@ export class ServiceLimiter {
 			const waitMs = this.waitMs(now);
 			if (waitMs === Infinity) return;
 			if (waitMs > 0) return this.wakeIn(waitMs);
-			const [lane] = this.lanes.splice(at, 1);
-			this.lanes.push(lane);
+			this.lanes.push(...this.lanes.splice(at, 1));
 			this.inFlight++;
 			if (this.probe === 'due') this.probe = 'sent';
-			lane.grant();
+			this.lanes.at(-1)!.grant();
 		}
 		const due = this.lanes.map((lane) => lane.resendAt).filter((at) => at > now && at < Infinity);
 		if (due.length > 0) this.wakeIn(Math.min(...due) - now);
@@ -202,13 +192,10 @@ export class ServiceLimiter {
 		this.timer?.abort();
 		const timer = (this.timer = new AbortController());
 		this.timerAt = at;
-		void sleep(ms, timer.signal).then(
-			() => {
-				this.timer = undefined;
-				this.dispatch();
-			},
-			() => undefined,
-		);
+		void sleep(ms, timer.signal).then(() => {
+			this.timer = undefined;
+			this.dispatch();
+		}, Boolean);
 	}
 
 	/** The limiters of the services sent to now: none is kept once its executions end. */
@@ -216,8 +203,7 @@ export class ServiceLimiter {
 
 	static join(service: string, lane: Lane): ServiceLimiter {
 		const limiter = ServiceLimiter.open.get(service) ?? new ServiceLimiter();
-		ServiceLimiter.open.set(service, limiter);
-		limiter.lanes.push(lane);
+		ServiceLimiter.open.set(service, limiter).get(service)!.lanes.push(lane);
 		return limiter;
 	}
 

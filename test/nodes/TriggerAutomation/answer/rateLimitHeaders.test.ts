@@ -202,7 +202,6 @@ describe('the earlier drafts (-06 and before): RateLimit-Limit, -Remaining, -Res
 			{ 'ratelimit-remaining': '5', 'ratelimit-reset': '-3' },
 			{ 'ratelimit-limit': 'lots', 'ratelimit-remaining': '5', 'ratelimit-reset': '3' },
 			{ 'ratelimit-remaining': '5, 6', 'ratelimit-reset': '3' },
-			// A date is an X-RateLimit-Reset's only (below): the drafts' Reset is seconds.
 			{ 'ratelimit-remaining': '5', 'ratelimit-reset': new Date(now + 3000).toUTCString() },
 		];
 		for (const headers of cases) {
@@ -246,24 +245,9 @@ describe('X-RateLimit-Limit, -Remaining, -Reset: Reset as seconds or as a time s
 		expect(read(headers)?.resetAt).toBe(now + 1500);
 	});
 
-	it("reads a Reset written as a date: a JavaScript Date as Express sends it (rate-limiter-flexible's README, 2019-2025), ISO 8601, an HTTP date", () => {
+	it('reads no date as a Reset: seconds from now, or a time since 1970, only', () => {
 		const at = now + 30_000;
-		for (const reset of [
-			String(new Date(at)),
-			new Date(at).toISOString(),
-			new Date(at).toUTCString(),
-		]) {
-			const headers = { 'X-RateLimit-Remaining': '3', 'X-RateLimit-Reset': reset };
-			expect(read(headers), reset).toEqual({
-				remaining: 3,
-				resetAt: at,
-				header: 'X-RateLimit-Remaining',
-			});
-		}
-	});
-
-	it('reads no date from a Reset without a time of day (Date.parse would make one of "hello 1")', () => {
-		for (const reset of ['hello 1', 'Nov 21 2026', 'later', '-3', '2026-11-21']) {
+		for (const reset of [String(new Date(at)), new Date(at).toUTCString(), 'hello 1', '-3']) {
 			const headers = { 'x-ratelimit-remaining': '3', 'x-ratelimit-reset': reset };
 			expect(read(headers), reset).toBeUndefined();
 		}

@@ -54,7 +54,7 @@ describe('the re-send decision', () => {
 		});
 	});
 
-	it('what may have created a run, or what the gate failed unsent, is never re-sent', () => {
+	it('what may have created a run, or what the limiter failed unsent, is never re-sent', () => {
 		const mayHaveRun = { code: 'may_have_run', message: '(500)', pushBack: {} } as const;
 		const unsent = { code: 'rate_limited', message: 'Not sent' } as const;
 		for (const failure of [mayHaveRun, unsent]) {
