@@ -6,7 +6,7 @@
 /**
  * Sending → Adaptive: requests at once to one service from one n8n process. It bounds what a first
  * burst sends before the first 429 is read, and lets one execution of 200 items go at once, as the
- * HTTP Request node does (the figures: BENCHMARKS.md, What each part of Adaptive sending buys).
+ * HTTP Request node does (docs/sending.md, Every tunable).
  */
 export const MAX_IN_FLIGHT = 256;
 

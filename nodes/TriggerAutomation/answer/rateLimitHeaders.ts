@@ -1,12 +1,8 @@
 /**
- * The quota an answer's rate-limit headers tell: requests left before the reset, and when. Names in
- * any case. Drafts -08 to -11: `RateLimit: "a";r=50;t=30`, `RateLimit-Policy: "a";q=100;w=60`
- * (lists, items matched by name). Draft -07 (express-rate-limit 'draft-7'): `RateLimit: limit=100,
- * remaining=50, reset=30` (a dictionary). Earlier drafts (Kong, express-rate-limit 'draft-6',
- * @fastify/rate-limit enableDraftSpec): RateLimit-Limit, -Remaining, -Reset; and X-RateLimit-Limit,
- * -Remaining, -Reset (GitHub, express-rate-limit, @fastify/rate-limit). The tightest quota is kept.
- * A header that does not parse or disagrees with itself (remaining > its limit) is ignored, and so
- * is every form when two disagree. A Retry-After takes precedence over the reset (draft §7).
+ * The quota an answer's headers tell (names in any case): drafts -08 to -11, `RateLimit: "a";r=50;t=30`
+ * with `RateLimit-Policy: "a";q=100;w=60`; -07, `RateLimit: limit=100, remaining=50, reset=30`;
+ * earlier, `RateLimit-Limit/-Remaining/-Reset`; `X-RateLimit-*`. The tightest is kept; what does
+ * not parse or disagrees is ignored; a Retry-After takes precedence over the reset (draft §7).
  */
 import type { IDataObject } from 'n8n-workflow';
 

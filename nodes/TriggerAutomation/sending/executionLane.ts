@@ -1,7 +1,6 @@
 /**
- * One execution's lane in its service's limiter (limiter.ts), and its items' Pace under Sending →
- * Adaptive: re-sends, in the order turned away, before new items. It does not name Pace, so
- * sending/ has no import circle.
+ * One execution's lane in its service's limiter, and its items' Pace under Adaptive: re-sends, in
+ * the order turned away, before new items. It does not name Pace (no import circle).
  */
 import { notSent } from '../answer/rateLimited';
 import type { Attempt } from '../request/attempt';
@@ -12,8 +11,6 @@ import { WaitTally } from './waitTally';
 type Wake = (turn: boolean) => void;
 
 export class ExecutionLane {
-	/** Items of the execution not yet read (sendAdaptively keeps it). */
-	unread = 0;
 	private readonly limiter: ServiceLimiter;
 	private readonly newItems: Wake[] = [];
 	private readonly resends: Array<{ notBefore: number; wake: Wake }> = [];
@@ -27,11 +24,6 @@ export class ExecutionLane {
 	) {
 		this.limiter = ServiceLimiter.join(service, this);
 		stop?.addEventListener('abort', this.onStop, { once: true });
-	}
-
-	/** Requests it still has to send: waiting for a turn, and not yet read. */
-	get demand(): number {
-		return this.unread + this.newItems.length + this.resends.length;
 	}
 
 	get acceptedCount(): number {

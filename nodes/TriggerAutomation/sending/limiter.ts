@@ -1,8 +1,6 @@
 /**
- * Sending → Adaptive's rate limiter: one per service (`{base_url}`) and n8n process, shared by the
- * executions sending there (a lane each: executionLane.ts) and dropped when the last one ends. A
- * request starts when fewer than MAX_IN_FLIGHT are in flight, the quota told has room and the rate
- * allows. The design, each rule's reason: docs/sending.md. Tests hold the clock (fake timers).
+ * Sending → Adaptive's rate limiter: one per service (`{base_url}`) and n8n process, shared by its
+ * executions' lanes and dropped with the last. The design and each rule's reason: docs/sending.md.
  */
 import { sleep } from 'n8n-workflow';
 
@@ -43,12 +41,8 @@ export class ServiceLimiter {
 	/** This window's quota: the fewest remaining and the earliest reset told since `windowFrom`. */
 	private quota: QuotaReading | undefined;
 	private windowFrom = -Infinity;
-	private quotaReadAt = Infinity;
 	/** After a reset, one request goes alone ('sent') until an answer tells the quota anew. */
 	private probe: 'none' | 'due' | 'sent' = 'none';
-	/** Others spend the quota too: the budget goes spread to the reset, one start by `nextAt`. */
-	private quotaShared = false;
-	private nextAt = 0;
 	private timer: AbortController | undefined;
 	private timerAt = 0;
 
@@ -64,14 +58,9 @@ export class ServiceLimiter {
 
 	private onAnswer(sentAt: number, attempt: Attempt, reading?: QuotaReading) {
 		const [now, accepted] = [Date.now(), 'accepted' in attempt];
-		// Alone, a request the budget had room for is never turned away: others spend the quota.
-		if (!accepted && reading?.remaining === 0 && sentAt >= this.quotaReadAt) {
-			this.quotaShared = true;
-		}
 		// An older answer never raises what remains; one that told nothing was counted too.
 		if (reading) {
 			const { remaining, resetAt } = this.quota ?? reading;
-			this.quotaReadAt = Math.min(this.quotaReadAt, now);
 			this.quota = { ...reading, remaining: Math.min(reading.remaining, remaining) };
 			this.quota.resetAt = Math.min(reading.resetAt, resetAt);
 		} else if (this.quota && accepted) this.quota.remaining--;
@@ -116,29 +105,15 @@ export class ServiceLimiter {
 	/** 0: a request may start under the quota; else how long until one may (infinity: an answer). */
 	private quotaWaitMs(now: number): number {
 		if (this.quota && now >= this.quota.resetAt) {
-			[this.quota, this.windowFrom, this.probe, this.quotaReadAt] = [
-				undefined,
-				now,
-				'due',
-				Infinity,
-			];
+			[this.quota, this.windowFrom, this.probe] = [undefined, now, 'due'];
 		}
 		if (!this.quota) return this.probe === 'sent' ? Infinity : 0;
 		const { remaining, resetAt, header } = this.quota;
-		const budget = remaining - this.inFlight;
-		if (budget <= 0) {
-			// The answers of those in flight free their part of the budget.
-			if (this.inFlight > 0) return Infinity;
-			if (!tooLongToWait(resetAt - now)) return resetAt - now;
-			this.close(resetAt, header);
-			return 0;
-		}
-		// More to send than the budget, or others spend it too: spread over the first half of the
-		// time to the reset, so that the answers tell the others' use before the rest goes.
-		const demand = this.lanes.reduce((sum, lane) => sum + lane.demand, 0);
-		if ((demand <= budget && !this.quotaShared) || tooLongToWait(resetAt - now)) return 0;
-		if (now < this.nextAt) return this.nextAt - now;
-		this.nextAt = now + (resetAt - now) / budget / 2;
+		if (remaining - this.inFlight > 0) return 0;
+		// The answers of those in flight free their part of the budget.
+		if (this.inFlight > 0) return Infinity;
+		if (!tooLongToWait(resetAt - now)) return resetAt - now;
+		this.close(resetAt, header);
 		return 0;
 	}
 

@@ -1,8 +1,6 @@
 /**
- * The re-send policy, the one source of it: which failures are sent again, after how long, when a
- * turn-away costs a retry, and the wait beyond which the node gives up, as data and one function
- * over it (as ky's `_calculateRetryDelay`). triggerItem.ts asks it after every failed attempt; its
- * words for the editor and the docs are made from it in resendWords.ts.
+ * The re-send policy, its one source: as data and one function over it (as ky's
+ * `_calculateRetryDelay`), asked after every failed attempt; its words: resendWords.ts.
  */
 import type { Failure } from '../answer/failure';
 import { MAX_WAIT_MS } from '../limits';

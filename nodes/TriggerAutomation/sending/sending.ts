@@ -1,7 +1,6 @@
 /**
- * Options → Sending: when each item's requests go out, through the service's rate limiter
- * (Adaptive, limiter.ts) or batch after batch. Nothing starts after Stop, nor after a failure when the
- * node stops at the first error (`halt`). Outcomes come back in item order.
+ * Options → Sending: each item's requests through the service's rate limiter (Adaptive) or batch
+ * after batch. Nothing starts after Stop or a halting failure; outcomes come in item order.
  */
 import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
@@ -15,10 +14,7 @@ export interface Pace {
 	/** Answers accepted so far: the execution's, or under Adaptive the service's in this process. */
 	readonly acceptedCount: number;
 	readonly tally: WaitTally;
-	/**
-	 * Sends one request at its turn (a re-send: `afterMs` after its item was turned away, or
-	 * later). Undefined: nothing was sent (Stop); a failure unsent: the service is closed.
-	 */
+	/** One request at its turn (a re-send: `afterMs` on, or later); undefined: Stop, nothing sent. */
 	attempt(send: () => Promise<Attempt>, afterMs?: number): Promise<Attempt | undefined>;
 }
 
@@ -96,7 +92,6 @@ export async function sendAdaptively(plan: Sending): Promise<Outcome[]> {
 			// One new item waits for its turn at a time: the rest are not read yet (memory).
 			await lane.room();
 			if (stop?.aborted || halted) break;
-			lane.unread = count - itemIndex - 1;
 			const sent = send(itemIndex, lane).then((outcome) => {
 				byItem[itemIndex] = outcome;
 				halted ||= outcome !== undefined && halt(outcome);

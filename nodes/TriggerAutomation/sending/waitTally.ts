@@ -1,9 +1,6 @@
 /**
- * What the service's turn-aways cost one execution: the requests it turned away (429, 503 with
- * Retry-After, connection refused: RESENT), those sent again, how long items waited to be sent
- * again, and the most requests the execution had in flight at once. Each Sending mode's Pace counts
- * its own attempts here (`track`); the hint after the run says it (nodeError.ts `waitHint`), and
- * Fixed Batches' advice the most at once (rateLimited.ts).
+ * What the service's turn-aways cost one execution, as each Sending mode's Pace counts its attempts
+ * (`track`): for the hint after the run (nodeError.ts `waitHint`) and Fixed Batches' advice.
  */
 import type { TurnAwayCost } from '../answer/nodeError';
 import type { Attempt } from '../request/attempt';

@@ -302,48 +302,6 @@ describe('the quota told', () => {
 		expect(log).toEqual(['last']);
 		lane.close();
 	});
-
-	it('with more to send than the budget holds, the budget goes spread over the first half of the time to the reset', async () => {
-		const lane = new ExecutionLane(newService(), undefined);
-		const first = request(lane, [], 'first');
-		await microtasks();
-		first.answer(acceptedTelling(4, 1_000));
-		await first.done;
-		// As sendAdaptively says it: items of the execution not yet read.
-		lane.unread = 5;
-		const log: number[] = [];
-		const { sent, record } = requests(lane, 6, log);
-		await advance(999, record);
-		// 4 of 6 over the first half: the next at a half of the time left ÷ the budget.
-		expect(log).toHaveLength(4);
-		expect(log.slice(0, 2)).toEqual([0, 125]);
-		expect(Math.max(...log)).toBeLessThanOrEqual(500);
-		for (const each of sent.slice(0, 4)) each.answer(accepted);
-		lane.close();
-	});
-
-	it('shared with others (a 429 to a request its budget had room for): the budget goes spread over the first half of the time to the reset', async () => {
-		const lane = new ExecutionLane(newService(), undefined);
-		const first = request(lane, [], 'first');
-		await microtasks();
-		first.answer(acceptedTelling(5, 1_000));
-		await first.done;
-		const within = request(lane, [], 'within');
-		await microtasks();
-		within.answer(spentTelling(1_000));
-		await within.done;
-		await vi.advanceTimersByTimeAsync(1_000);
-		const probe = request(lane, [], 'probe');
-		await microtasks();
-		probe.answer(acceptedTelling(2, 2_000));
-		await probe.done;
-		const log: number[] = [];
-		const { sent, record } = requests(lane, 2, log);
-		await advance(1_100, record);
-		expect(log).toEqual([0, 500]);
-		for (const each of sent) each.answer(accepted);
-		lane.close();
-	});
 });
 
 describe('what the limiter keeps', () => {

@@ -141,7 +141,7 @@ describe('a quota two limiters share, as two queue-mode workers do', () => {
 		return await started.promise;
 	}
 
-	it("two processes sharing 10 per 2 s, 3 executions × 4 items each at once: after the first contact, one window's 429s tell each the other spends it, and every item is accepted once", async () => {
+	it("two processes sharing 10 per 2 s, 3 executions × 4 items each at once: after the first contact, one window's requests cross the other's, and every item is accepted once", async () => {
 		const { quota, seen } = quotaService({ limit: 10, windowSeconds: 2, form: 'draft' });
 		const runs = await Promise.all(
 			['a', 'b'].flatMap((side, s) =>
@@ -151,8 +151,7 @@ describe('a quota two limiters share, as two queue-mode workers do', () => {
 		runs.forEach((run) => expect(statuses(run)).toEqual(Array(4).fill(202)));
 		// At most 14 meet the 429 that tells the quota at first contact (24 at once, before any
 		// answer). In the next window each, its 6 items within the 8 or 9 it was told, sends them
-		// all: 4 more meet a 429, which says that the other spends the quota too; after it, the
-		// budget goes spread over the window, and no more are turned away.
+		// all: 4 more meet a 429. Each process knows only what it sends (docs/sending.md).
 		expect(quota.refused).toBeLessThanOrEqual(18);
 		expect(count(seen.runs)).toEqual(oncePerMessage(runs.flatMap((_, k) => messages(k, 4))));
 		expectNoLeak(SECRET, { extra: runs }, receiver.requests);
